@@ -1,0 +1,105 @@
+// The shared vocabulary: Kubernetes object metadata, wire watch events, deltas and the tombstone.
+
+/** The metadata every Kubernetes object carries; kube-rx reads only these fields generically. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: unknown[];
+  [extra: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** Any Kubernetes object: apiVersion/kind are optional because list items often omit them. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** A `meta/v1` Status, the body of every API error and of a watch ERROR event. */
+export interface Status extends KubeObject {
+  kind?: 'Status';
+  status?: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    uid?: string;
+    causes?: { type?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
+}
+
+/** Wire event types, as the API server sends them on a watch. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One event of a watch stream. An ERROR event carries a Status, every other type an object. */
+export type WatchEvent<T extends KubeObject = KubeObject> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
+  | { type: 'ERROR'; object: Status };
+
+/** A list page as the API server returns it. */
+export interface ObjectList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}
+
+/**
+ * The annotation the API server puts on the bookmark that ends the initial events of a
+ * `sendInitialEvents=true` watch.
+ */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+
+/** Delta types, with client-go's string values. */
+export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
+
+/**
+ * The tombstone for an object that vanished while nobody was watching: `obj` is its last
+ * known state, which may be stale or missing.
+ */
+export class DeletedFinalStateUnknown<T extends KubeObject = KubeObject> {
+  readonly key: string;
+  readonly obj: T | undefined;
+  constructor(key: string, obj: T | undefined) {
+    this.key = key;
+    this.obj = obj;
+  }
+}
+
+/** One change to one object, as a DeltaFIFO records it. */
+export interface Delta<T extends KubeObject = KubeObject> {
+  readonly type: DeltaType;
+  readonly object: T | DeletedFinalStateUnknown<T>;
+}
+
+/** True when the value is a tombstone rather than an object. */
+export function isTombstone<T extends KubeObject>(
+  value: T | DeletedFinalStateUnknown<T>,
+): value is DeletedFinalStateUnknown<T> {
+  return value instanceof DeletedFinalStateUnknown;
+}

@@ -1,0 +1,5 @@
+// The subcommands of the kube-rx CLI: each component contributes one factory here.
+import type { Command } from 'commander';
+
+/** Factories of the CLI's subcommands, in the order `--help` lists them. */
+export const commands: (() => Command)[] = [];
