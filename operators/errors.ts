@@ -48,10 +48,7 @@ export class ApiError extends KubeRxError {
   /** Seconds to wait before retrying, from `Retry-After` or `details.retryAfterSeconds`. */
   readonly retryAfterSeconds: number | undefined;
   constructor(statusCode: number, status: Status, retryAfterSeconds?: number) {
-    super(
-      'KUBE_RX_API',
-      `${status.reason ?? 'Unknown'} (${statusCode}): ${status.message ?? 'no message'}`,
-    );
+    super('KUBE_RX_API', `${status.reason ?? 'Unknown'} (${statusCode}): ${status.message ?? 'no message'}`);
     this.statusCode = statusCode;
     this.reason = status.reason ?? '';
     this.status = status;
@@ -87,7 +84,8 @@ export function isExpired(error: unknown): boolean {
 export function isTooLargeResourceVersion(error: unknown): boolean {
   const s = statusOf(error);
   return (
-    (s.code === 504 || s.code === 500 || s.reason === 'Timeout') && /too large resource version/i.test(s.message)
+    (s.code === 504 || s.code === 500 || s.reason === 'Timeout') &&
+    /too large resource version/i.test(s.message)
   );
 }
 

@@ -103,3 +103,25 @@ export function isTombstone<T extends KubeObject>(
 ): value is DeletedFinalStateUnknown<T> {
   return value instanceof DeletedFinalStateUnknown;
 }
+
+/**
+ * What list-and-watch (the Reflector) tells the store: a completed (re)list as one `Replace` carrying
+ * the full state, then the watch's changes one by one, and bookmarks that only advance the
+ * resourceVersion. A `Replace` is the relist boundary: everything before it is superseded.
+ */
+export type ReflectorEvent<T extends KubeObject = KubeObject> =
+  | { type: 'Replace'; items: readonly T[]; resourceVersion: string }
+  | { type: 'Added' | 'Updated' | 'Deleted'; object: T }
+  | { type: 'Bookmark'; resourceVersion: string };
+
+/** The health of one list-and-watch stream, as `/readyz` reports it. */
+export interface ReflectorHealth {
+  state: 'starting' | 'listing' | 'watching' | 'backingOff' | 'stopped';
+  /** The resourceVersion the next watch or relist would start from. */
+  resourceVersion?: string;
+  /** Virtual or wall time (scheduler.now()) of the last event or bookmark received. */
+  lastEventAt?: number;
+  lastError?: { message: string; code?: string; at: number };
+  /** True once the first list has been delivered. */
+  synced: boolean;
+}

@@ -31,7 +31,8 @@ function layerOf(path: string): Layer | undefined {
 
 function specifiers(source: string): string[] {
   const found: string[] = [];
-  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+  const re =
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
   for (const m of source.matchAll(re)) found.push((m[1] ?? m[2] ?? m[3])!);
   return found;
 }
@@ -51,21 +52,26 @@ describe('architecture', () => {
     expect(all.some((f) => layerOf(f) === 'src')).toBe(true);
   });
 
-  it.each(all.map((f) => [relative(root, f), f]))('%s imports only from the layers below it', (_name, file) => {
-    const from = layerOf(file)!;
-    const violations = specifiers(readFileSync(file, 'utf8'))
-      .filter((s) => s.startsWith('.'))
-      .map((s) => ({ s, to: layerOf(resolve(dirname(file), s)) }))
-      .filter(({ to }) => to !== undefined && to !== from && !allowed[from].includes(to))
-      .map(({ s, to }) => `${s} (${from} → ${to})`);
-    expect(violations).toEqual([]);
-  });
+  it.each(all.map((f) => [relative(root, f), f]))(
+    '%s imports only from the layers below it',
+    (_name, file) => {
+      const from = layerOf(file)!;
+      const violations = specifiers(readFileSync(file, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => ({ s, to: layerOf(resolve(dirname(file), s)) }))
+        .filter(({ to }) => to !== undefined && to !== from && !allowed[from].includes(to))
+        .map(({ s, to }) => `${s} (${from} → ${to})`);
+      expect(violations).toEqual([]);
+    },
+  );
 
   it('only streams/client-node imports @kubernetes/client-node at runtime (bench and tests may, for comparison)', () => {
     const offenders = all
       .filter((f) => ['operators', 'streams', 'src'].includes(layerOf(f)!))
       .filter((f) => !relative(root, f).startsWith(join('streams', 'client-node')))
-      .filter((f) => /^\s*import\s+(?!type\b)[^;]*['"]@kubernetes\/client-node['"]/m.test(readFileSync(f, 'utf8')))
+      .filter((f) =>
+        /^\s*import\s+(?!type\b)[^;]*['"]@kubernetes\/client-node['"]/m.test(readFileSync(f, 'utf8')),
+      )
       .map((f) => relative(root, f));
     expect(offenders).toEqual([]);
   });

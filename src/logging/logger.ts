@@ -41,5 +41,8 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     typeof config.destination === 'object'
       ? config.destination
       : pino.destination({ dest: config.destination ?? 2, sync: true });
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[Redacted]' } }, destination) as unknown as Logger;
+  return pino(
+    { level, redact: { paths: REDACTED_PATHS, censor: '[Redacted]' } },
+    destination,
+  ) as unknown as Logger;
 }
