@@ -1,0 +1,317 @@
+// listWatch: the Reflector as a cold observable — list (or stream) the state, then watch, recovering from every failure.
+import {
+  asyncScheduler,
+  Observable,
+  type PartialObserver,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import { type Backoff, exponentialBackoff } from '../operators/backoff.ts';
+import { ApiError, InvalidConfigError, KubeRxError, TimeoutError } from '../operators/errors.ts';
+import { type Logger, silentLogger } from '../operators/logger.ts';
+import type { KubeObject, ReflectorEvent, ReflectorHealth } from '../operators/types.ts';
+import {
+  healthStateOf,
+  initialReflectorState,
+  type ReflectorCommand,
+  type ReflectorInput,
+  stepReflector,
+} from './list-watch-state.ts';
+import type { ListerWatcher } from './ports.ts';
+
+/** Options of {@link listWatch}. Every field is optional; the defaults are client-go's unless noted. */
+export interface ListWatchConfig {
+  /** Start with a streaming watch-list (`sendInitialEvents`), falling back to a paginated list; default true. */
+  watchList?: boolean;
+  /** Page size of lists; default client-go's rules (500, and no limit when relisting from a known rv). */
+  pageSize?: number;
+  /** Watches ask the server to close after [min, 2·min) seconds; default 300, smaller values are raised to 300. */
+  minWatchTimeoutSeconds?: number;
+  /** Abandon and resume a watch that delivered nothing (not even a bookmark) for this long; default 25 000 ms, 0 disables. */
+  inactivityTimeoutMs?: number;
+  /** Abandon a list page that has not answered in this long and retry after a backoff; default 60 000 ms, 0 disables. */
+  requestTimeoutMs?: number;
+  /** Makes the backoff policy of one subscription; default {@link exponentialBackoff} on `scheduler` and `random`. */
+  backoff?: () => Backoff;
+  labelSelector?: string;
+  fieldSelector?: string;
+  logger?: Logger;
+  /** Clock and timers; default `asyncScheduler`. */
+  scheduler?: SchedulerLike;
+  /** Numbers in [0, 1) for watch timeouts and backoff jitter; default `Math.random`. */
+  random?: () => number;
+  /** Name in logs, e.g. the informer's name. */
+  name?: string;
+  /** What is listed, e.g. `v1/pods`, in logs and errors. */
+  description?: string;
+  /** Receives the stream's health on every change of state (and `stopped` on unsubscribe). */
+  health?: PartialObserver<ReflectorHealth>;
+}
+
+const VERY_SHORT_WATCH_MS = 1000;
+
+function nonNegative(field: string, value: number | undefined, fallback: number, integer = false): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new InvalidConfigError(
+      `listWatch.${field}`,
+      `must be a ${integer ? 'whole ' : ''}number >= 0, got ${value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Lists and watches one resource as client-go's Reflector does, as a cold observable: each subscription
+ * runs its own loop. A complete (re)list arrives as ONE `Replace`; then the watch's changes one by one;
+ * bookmarks advance the resourceVersion.
+ *
+ * ```
+ * server:   list(rv 5: a,b)   watch from 5: ADDED c@6 · BOOKMARK@7 · (410)      relist(rv 9: a,c)   watch from 9 ...
+ * output:   R{a,b}@5 ──────────────────── Added c ─ Bookmark 7 ─── (backoff) ── R{a,c}@9 ──────────── ...
+ * ```
+ *
+ * Recovery: a watch that ends cleanly or goes silent is resumed from the last resourceVersion; 429 and
+ * garbled data resume it after a backoff; 410 Gone, "too large resource version" and other errors relist
+ * after a backoff (800 ms doubling to 30 s, jitter, reset after 2 min; `Retry-After` is honoured). Only a
+ * custom backoff that gives up ends the stream, with an error.
+ *
+ * Teardown: unsubscribing aborts the in-flight list or watch at once and releases every timer.
+ *
+ * @example
+ * listWatch(podsLw, { name: 'pods', scheduler })
+ *   .pipe(scan((cache, e) => applyReflectorEvent(cache, e), new Map()))
+ *   .subscribe(...)
+ * @param lw the lister-watcher port of one resource
+ * @param config page size, timeouts, backoff, selectors, logger, clock, randomness and health observer
+ * @returns the reflector's events: `Replace`, `Added`, `Updated`, `Deleted`, `Bookmark`
+ */
+export function listWatch<T extends KubeObject = KubeObject>(
+  lw: ListerWatcher<T>,
+  config: ListWatchConfig = {},
+): Observable<ReflectorEvent<T>> {
+  const pageSize =
+    config.pageSize === undefined ? undefined : nonNegative('pageSize', config.pageSize, 0, true);
+  const minWatchTimeoutSeconds = Math.max(
+    300,
+    nonNegative('minWatchTimeoutSeconds', config.minWatchTimeoutSeconds, 300),
+  );
+  const inactivityMs = nonNegative('inactivityTimeoutMs', config.inactivityTimeoutMs, 25_000);
+  const requestTimeoutMs = nonNegative('requestTimeoutMs', config.requestTimeoutMs, 60_000);
+  const settings = {
+    watchList: config.watchList ?? true,
+    pageSize,
+    labelSelector: config.labelSelector,
+    fieldSelector: config.fieldSelector,
+  };
+
+  return new Observable<ReflectorEvent<T>>((subscriber) => {
+    const scheduler = config.scheduler ?? asyncScheduler;
+    const random = config.random ?? Math.random;
+    const name = config.name ?? 'reflector';
+    const description = config.description ?? '<unspecified>';
+    const log = (config.logger ?? silentLogger).child({
+      component: 'listWatch',
+      reflector: name,
+      resource: description,
+    });
+    const backoff = config.backoff ? config.backoff() : exponentialBackoff({ scheduler, random });
+    const state = initialReflectorState(settings);
+
+    let closed = false;
+    /** Generation of the current request or timer; inputs of older generations are stale and dropped. */
+    let generation = 0;
+    let request: Subscription | undefined;
+    let timer: Subscription | undefined;
+    let inactivity: Subscription | undefined;
+    let lastActivity = 0;
+    let lastEventAt: number | undefined;
+    let lastError: ReflectorHealth['lastError'];
+    let published: string | undefined;
+
+    // A trampoline: inputs raised while an input is being handled (synchronous sources) wait their turn.
+    const queue: { gen: number; input: ReflectorInput }[] = [];
+    let head = 0;
+    let draining = false;
+
+    const dispatch = (gen: number, input: ReflectorInput) => {
+      if (closed || gen !== generation) return;
+      queue.push({ gen, input });
+      if (draining) return;
+      draining = true;
+      try {
+        while (!closed && head < queue.length) {
+          const next = queue[head++]!;
+          if (next.gen === generation) handle(next.input);
+        }
+      } finally {
+        queue.length = 0;
+        head = 0;
+        draining = false;
+      }
+    };
+
+    const publishHealth = () => {
+      const observer = config.health;
+      if (!observer?.next) return;
+      const snapshot: ReflectorHealth = {
+        state: closed ? 'stopped' : healthStateOf(state.phase),
+        synced: state.synced,
+      };
+      if (state.lastSyncRV) snapshot.resourceVersion = state.lastSyncRV;
+      if (lastEventAt !== undefined) snapshot.lastEventAt = lastEventAt;
+      if (lastError) snapshot.lastError = lastError;
+      const key = `${snapshot.state}|${snapshot.synced}|${lastError?.at ?? ''}`;
+      if (key === published) return;
+      published = key;
+      try {
+        observer.next(snapshot);
+      } catch (error) {
+        log.error({ err: error }, 'health observer threw');
+      }
+    };
+
+    const handle = (input: ReflectorInput) => {
+      const t = stepReflector(state, input);
+      if (t.log) log[t.log.level](t.log.fields ?? {}, t.log.msg);
+      if (t.emit) subscriber.next(t.emit as ReflectorEvent<T>);
+      if (closed) return;
+      run(t.command);
+      publishHealth();
+    };
+
+    const abandon = () => {
+      generation++;
+      const r = request;
+      const tm = timer;
+      const ia = inactivity;
+      request = timer = inactivity = undefined;
+      r?.unsubscribe();
+      tm?.unsubscribe();
+      ia?.unsubscribe();
+    };
+
+    const armInactivity = (gen: number) => {
+      if (inactivityMs <= 0) return;
+      lastActivity = scheduler.now();
+      inactivity = scheduler.schedule(function check(this: SchedulerAction<undefined>) {
+        const idle = scheduler.now() - lastActivity;
+        if (idle >= inactivityMs) dispatch(gen, { type: 'inactive', ms: idle });
+        else this.schedule(undefined, inactivityMs - idle);
+      }, inactivityMs);
+    };
+
+    const run = (command: ReflectorCommand) => {
+      switch (command.type) {
+        case 'continue':
+          return;
+        case 'list': {
+          abandon();
+          const gen = generation;
+          let answered = false;
+          if (requestTimeoutMs > 0) {
+            timer = scheduler.schedule(() => {
+              dispatch(gen, {
+                type: 'listFailed',
+                error: new TimeoutError(`list ${description}`, requestTimeoutMs),
+              });
+            }, requestTimeoutMs);
+          }
+          request = lw.list(command.options).subscribe({
+            next: (page) => {
+              if (answered) return;
+              answered = true;
+              dispatch(gen, { type: 'listPage', page });
+            },
+            error: (error: unknown) => dispatch(gen, { type: 'listFailed', error }),
+            complete: () => {
+              if (!answered) {
+                dispatch(gen, {
+                  type: 'listFailed',
+                  error: new KubeRxError(
+                    'KUBE_RX_EMPTY_LIST',
+                    `list ${description} completed without a page`,
+                  ),
+                });
+              }
+            },
+          });
+          return;
+        }
+        case 'watch': {
+          abandon();
+          const gen = generation;
+          const startedAt = scheduler.now();
+          let events = 0;
+          const options = {
+            ...command.options,
+            timeoutSeconds: Math.floor(minWatchTimeoutSeconds * (1 + random())),
+          };
+          armInactivity(gen);
+          request = lw.watch(options).subscribe({
+            next: (event) => {
+              events++;
+              lastActivity = lastEventAt = scheduler.now();
+              dispatch(gen, { type: 'watchEvent', event });
+            },
+            error: (error: unknown) => dispatch(gen, { type: 'watchEnded', error, veryShort: false }),
+            complete: () =>
+              dispatch(gen, {
+                type: 'watchEnded',
+                veryShort: events === 0 && scheduler.now() - startedAt < VERY_SHORT_WATCH_MS,
+              }),
+          });
+          return;
+        }
+        case 'backoff': {
+          abandon();
+          const gen = generation;
+          const error = command.error;
+          let waitMs = backoff.next();
+          if (waitMs === undefined) {
+            closed = true;
+            subscriber.error(
+              new KubeRxError(
+                'KUBE_RX_GAVE_UP',
+                `listWatch ${description}: backoff gave up: ${messageOf(error)}`,
+                {
+                  cause: error,
+                },
+              ),
+            );
+            return;
+          }
+          if (
+            error instanceof ApiError &&
+            error.retryAfterSeconds !== undefined &&
+            (error.statusCode === 429 || error.statusCode >= 500)
+          ) {
+            waitMs = Math.max(waitMs, error.retryAfterSeconds * 1000);
+          }
+          lastError = {
+            message: messageOf(error),
+            at: scheduler.now(),
+            ...(error instanceof KubeRxError ? { code: error.code } : {}),
+          };
+          log.debug({ waitMs }, 'backing off');
+          timer = scheduler.schedule(() => dispatch(gen, { type: 'backoffDone' }), waitMs);
+          return;
+        }
+      }
+    };
+
+    publishHealth();
+    dispatch(generation, { type: 'start' });
+
+    return () => {
+      closed = true;
+      abandon();
+      publishHealth();
+    };
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
