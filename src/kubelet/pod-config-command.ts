@@ -1,0 +1,170 @@
+// The `kube-rx pod-config` command: runs the kubelet's pod config from its flags and prints each update as a JSON line.
+import { hostname } from 'node:os';
+import { Command } from 'commander';
+import { connect, merge, type Observable, tap } from 'rxjs';
+import { InvalidConfigError } from '../../operators/errors.ts';
+import type { Logger } from '../../operators/logger.ts';
+import { sourcesReady } from '../../operators/pod-config/sources-ready.ts';
+import type { Pod, PodConfigMode } from '../../operators/pod-config/types.ts';
+import type { ListWatchFn } from '../../streams/pod-sources/apiserver.ts';
+import type { ListerWatcher } from '../../streams/ports.ts';
+import { createLogger } from '../logging/logger.ts';
+import { parseGoDuration } from './go-duration.ts';
+import { kubeletPodConfig } from './kubelet-pod-config.ts';
+
+/** What the command needs from outside; everything has a default except the API server adapter. */
+export interface PodConfigCommandDeps {
+  /** Builds the API server source from `--kubeconfig`; without it `--kubeconfig` is refused. */
+  apiserverFromKubeconfig?: (kubeconfig: string) => {
+    listerWatcher: ListerWatcher<Pod>;
+    listWatch: ListWatchFn;
+  };
+  /** Where the JSON lines go; default process.stdout. */
+  stdout?: { write(line: string): unknown };
+  logger?: Logger;
+  /** Stops the command; default SIGINT/SIGTERM. */
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+interface Flags {
+  podManifestPath?: string;
+  manifestUrl?: string;
+  manifestUrlHeader: [string, string][];
+  fileCheckFrequency: string;
+  httpCheckFrequency: string;
+  kubeconfig?: string;
+  hostnameOverride?: string;
+  nodeName?: string;
+  mode: string;
+}
+
+/**
+ * Parses one `--manifest-url-header` value: `key:value`, or several separated by commas, as the
+ * kubelet's colon-separated multimap flag.
+ * @param text the flag's value
+ * @param previous the pairs of earlier occurrences
+ * @returns every pair so far, in order
+ */
+export function parseManifestUrlHeader(text: string, previous: [string, string][] = []): [string, string][] {
+  const out = [...previous];
+  for (const part of text.split(',')) {
+    if (part.trim() === '') continue;
+    const colon = part.indexOf(':');
+    const key = colon < 0 ? '' : part.slice(0, colon).trim();
+    if (colon < 0 || key === '') {
+      throw new InvalidConfigError('--manifest-url-header', `${JSON.stringify(part)} is not key:value`);
+    }
+    out.push([key, part.slice(colon + 1)]);
+  }
+  return out;
+}
+
+/**
+ * `kube-rx pod-config`: runs the file, HTTP and API server pod sources through the mux and prints
+ * one JSON line `{"op":...,"source":...,"pods":[...]}` per update on stdout; logs go to stderr.
+ * @param deps the API server adapter and I/O, injectable for tests
+ * @returns the command
+ */
+export function podConfigCommand(deps: PodConfigCommandDeps = {}): Command {
+  return new Command('pod-config')
+    .description(
+      "run the kubelet's pod configuration (file, HTTP and API server sources) and print each update",
+    )
+    .option('--pod-manifest-path <path>', 'a static pod manifest file or a directory of them')
+    .option('--manifest-url <url>', 'a URL serving a Pod or a PodList')
+    .option(
+      '--manifest-url-header <key:value>',
+      'an HTTP header for --manifest-url (repeatable, or comma-separated)',
+      (value: string, previous: [string, string][]) => parseManifestUrlHeader(value, previous),
+      [],
+    )
+    .option('--file-check-frequency <duration>', 'full re-read period of the manifest path', '20s')
+    .option('--http-check-frequency <duration>', 'poll period of the manifest URL', '20s')
+    .option('--kubeconfig <path>', 'watch the pods bound to this node on the API server')
+    .option('--hostname-override <name>', 'the node name (default: the host name)')
+    .option('--node-name <name>', 'the node name (wins over --hostname-override)')
+    .option('--mode <mode>', 'Incremental, Snapshot or SnapshotAndUpdates', 'Incremental')
+    .action(async (flags: Flags) => {
+      await runPodConfig(flags, deps);
+    });
+}
+
+async function runPodConfig(flags: Flags, deps: PodConfigCommandDeps): Promise<void> {
+  const logger = deps.logger ?? createLogger();
+  const stdout = deps.stdout ?? process.stdout;
+  if (!['Incremental', 'Snapshot', 'SnapshotAndUpdates'].includes(flags.mode)) {
+    throw new InvalidConfigError('--mode', `unknown mode ${JSON.stringify(flags.mode)}`);
+  }
+  const nodeName = (flags.nodeName ?? flags.hostnameOverride ?? hostname()).trim().toLowerCase();
+  let apiserver: ReturnType<NonNullable<PodConfigCommandDeps['apiserverFromKubeconfig']>> | undefined;
+  if (flags.kubeconfig) {
+    if (!deps.apiserverFromKubeconfig) {
+      throw new InvalidConfigError('--kubeconfig', 'the API server pod source is not wired in this build');
+    }
+    apiserver = deps.apiserverFromKubeconfig(flags.kubeconfig);
+  }
+  if (!flags.podManifestPath && !flags.manifestUrl && !apiserver) {
+    throw new InvalidConfigError(
+      '--pod-manifest-path',
+      'give at least one source: --pod-manifest-path, --manifest-url or --kubeconfig',
+    );
+  }
+  const { updates$, sources } = kubeletPodConfig({
+    nodeName,
+    podManifestPath: flags.podManifestPath,
+    fileCheckFrequencyMs: parseGoDuration('--file-check-frequency', flags.fileCheckFrequency),
+    manifestUrl: flags.manifestUrl,
+    manifestUrlHeaders: flags.manifestUrlHeader,
+    httpCheckFrequencyMs: parseGoDuration('--http-check-frequency', flags.httpCheckFrequency),
+    apiserver,
+    mode: flags.mode as PodConfigMode,
+    fetch: deps.fetch,
+    logger,
+  });
+  logger.info({ nodeName, sources }, 'pod config started');
+  const run$: Observable<unknown> = updates$.pipe(
+    connect((shared) =>
+      merge(
+        shared.pipe(tap((update) => stdout.write(`${JSON.stringify(update)}\n`))),
+        shared.pipe(
+          sourcesReady(sources),
+          tap(() => logger.info({ sources }, 'all pod sources ready')),
+        ),
+      ),
+    ),
+  );
+  await new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      subscription.unsubscribe();
+      cleanup();
+      resolve();
+    };
+    const signal = deps.signal;
+    const onSignal = () => stop();
+    const cleanup = () => {
+      signal?.removeEventListener('abort', onSignal);
+      if (!signal) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    };
+    const subscription = run$.subscribe({
+      error: (error) => {
+        cleanup();
+        reject(error);
+      },
+      complete: () => {
+        cleanup();
+        resolve();
+      },
+    });
+    if (signal) {
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', onSignal, { once: true });
+    } else {
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }
+  });
+}
