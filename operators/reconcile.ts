@@ -112,8 +112,8 @@ interface InFlight {
  *
  * ```
  * keys:     --a--b--a--|
- * reconcile(k) = timer(3) → {}    (workers: 1)
- * output:   -----a--b--a|          (outcomes: a done, b done, a done)
+ * reconcile: each run takes 3 frames and returns {}      (workers: 1)
+ * output:   -----a--b--(a|)      (a, b, a: each `done`; completes after draining)
  * ```
  *
  * @example
