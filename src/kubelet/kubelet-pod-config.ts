@@ -30,7 +30,7 @@ export interface KubeletPodConfigOptions {
   /** `--http-check-frequency`, ms; default 20 000. */
   httpCheckFrequencyMs?: number;
   /** The API server source: the pods' ListerWatcher and the reflector. */
-  apiserver?: { listerWatcher: ListerWatcher<Pod>; listWatch: ListWatchFn };
+  apiserver?: { listerWatcher: ListerWatcher<Pod>; listWatch?: ListWatchFn };
   /** Sources of your own: name to an observable of that source's full pod sets. */
   custom?: Readonly<Record<string, Observable<readonly Pod[]>>>;
   /** Default `Incremental`. */
@@ -86,7 +86,12 @@ export function kubeletPodConfig(options: KubeletPodConfigOptions): KubeletPodCo
     });
   }
   if (options.apiserver) {
-    sources[API_SOURCE] = apiserverPodSource({ ...options.apiserver, nodeName: options.nodeName, logger });
+    sources[API_SOURCE] = apiserverPodSource({
+      ...options.apiserver,
+      nodeName: options.nodeName,
+      scheduler: options.scheduler,
+      logger,
+    });
   }
   for (const [name, pods$] of Object.entries(options.custom ?? {})) {
     if (name in sources || [FILE_SOURCE, HTTP_SOURCE, API_SOURCE].includes(name)) {

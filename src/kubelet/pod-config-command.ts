@@ -14,7 +14,7 @@ import { kubeletPodConfig } from './kubelet-pod-config.ts';
 
 /** What the command needs from outside; everything has a default except the API server adapter. */
 export interface PodConfigCommandDeps {
-  /** Builds the API server source from `--kubeconfig`; without it `--kubeconfig` is refused. */
+  /** Builds the pods' ListerWatcher from `--kubeconfig`; without it `--kubeconfig` is refused. */
   apiserverFromKubeconfig?: (kubeconfig: string) => {
     listerWatcher: ListerWatcher<Pod>;
     listWatch: ListWatchFn;

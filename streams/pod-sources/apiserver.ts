@@ -1,20 +1,23 @@
 // apiserverPodSource: the pods bound to this node, list-and-watched from the API server, as full pod sets.
-import type { Observable } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from '../../operators/logger.ts';
 import { reflectorPodSet } from '../../operators/pod-config/reflector-pod-set.ts';
 import type { Pod } from '../../operators/pod-config/types.ts';
 import type { ReflectorEvent } from '../../operators/types.ts';
+import { listWatch } from '../list-watch.ts';
 import type { ListerWatcher } from '../ports.ts';
 
-/** The shape of `listWatch` in streams/list-watch.ts, injected so this source does not fix its options. */
+/** List-and-watch as this source uses it; default `listWatch` from streams/list-watch.ts. */
 export type ListWatchFn = (lw: ListerWatcher<Pod>) => Observable<ReflectorEvent<Pod>>;
 
 export interface ApiserverPodSourceConfig {
   /** Pods in all namespaces; this source adds the `spec.nodeName=<node>` field selector. */
   listerWatcher: ListerWatcher<Pod>;
   nodeName: string;
-  /** List-and-watch (the reflector): `(lw) => listWatch(lw, options)` from streams/list-watch.ts. */
-  listWatch: ListWatchFn;
+  /** The reflector; default `listWatch(lw, { fieldSelector, scheduler, logger })`. */
+  listWatch?: ListWatchFn;
+  /** Clock of the default reflector; default `asyncScheduler`. */
+  scheduler?: SchedulerLike;
   logger?: Logger;
 }
 
@@ -29,7 +32,7 @@ export interface ApiserverPodSourceConfig {
  * ```
  *
  * @example
- * apiserverPodSource({ listerWatcher: podsLw, nodeName: 'node-1', listWatch: (lw) => listWatch(lw) });
+ * apiserverPodSource({ listerWatcher: podsLw, nodeName: 'node-1' }).subscribe((pods) => console.log(pods.length));
  *
  * Recovery/Teardown: retries, relists and backoff are the reflector's. Unsubscribing stops the
  * list-and-watch.
@@ -43,5 +46,15 @@ export function apiserverPodSource(config: ApiserverPodSourceConfig): Observable
     list: (options) => config.listerWatcher.list({ ...options, fieldSelector: selector }),
     watch: (options) => config.listerWatcher.watch({ ...options, fieldSelector: selector }),
   };
-  return config.listWatch(scoped).pipe(reflectorPodSet({ logger: config.logger }));
+  const reflect: ListWatchFn =
+    config.listWatch ??
+    ((lw) =>
+      listWatch(lw, {
+        fieldSelector: selector,
+        scheduler: config.scheduler,
+        logger: config.logger,
+        name: 'kubelet-pods',
+        description: 'v1/pods',
+      }));
+  return reflect(scoped).pipe(reflectorPodSet({ logger: config.logger }));
 }
