@@ -60,6 +60,14 @@ export interface ReconcileConfig<T = string> extends WorkQueueConfig<T> {
   drain?: boolean;
   /** Logger; a child with `component: 'reconcile'` is used. Default silent. */
   logger?: Logger;
+  /**
+   * A queue to work from instead of a new one, for code that adds keys to it directly (as client-go
+   * controllers do from event handlers). The runner takes ownership: it shuts the queue down on
+   * teardown, and a `shutDown`/`shutDownWithDrain` of the queue ends the runner like a completed
+   * source does. The queue's own rate limiter and metrics apply (`rateLimiter`, `metrics` and `name`
+   * are then ignored).
+   */
+  queue?: WorkQueue<T>;
 }
 
 function isObservableInput(value: unknown): value is ObservableInput<unknown> {
@@ -152,7 +160,7 @@ export function reconcileWith<T = string>(
         component: 'reconcile',
         ...(config.name ? { queue: config.name } : {}),
       });
-      const queue = new WorkQueue<T>({ ...config, scheduler });
+      const queue = config.queue ?? new WorkQueue<T>({ ...config, scheduler });
       const inFlight = new Map<T, InFlight>();
       let free = workers;
       let sourceDone = false;
@@ -163,7 +171,8 @@ export function reconcileWith<T = string>(
       const stopped = () => subscriber.closed;
 
       const maybeComplete = () => {
-        if (!stopped() && sourceDone && queue.len() === 0 && inFlight.size === 0) subscriber.complete();
+        const ending = sourceDone || queue.isShuttingDown();
+        if (!stopped() && ending && queue.len() === 0 && inFlight.size === 0) subscriber.complete();
       };
 
       const settle = (key: T, run: InFlight, failed: boolean, value: unknown) => {

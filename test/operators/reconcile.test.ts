@@ -6,6 +6,7 @@ import { InvalidConfigError, InvalidInputError } from '../../operators/errors.ts
 import type { Logger } from '../../operators/logger.ts';
 import { itemExponentialRateLimiter } from '../../operators/rate-limiter.ts';
 import { type ReconcileOutcome, type ReconcileResult, reconcileWith } from '../../operators/reconcile.ts';
+import { workQueue } from '../../operators/work-queue.ts';
 import { noopWorkQueueMetrics } from '../../operators/work-queue-metrics.ts';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -277,6 +278,29 @@ describe('reconcileWith (semantics: controller-runtime results, client-go queue)
     source.complete();
     expect(completed).toBe(true);
     expect(signals[0]!.aborted).toBe(true);
+  });
+
+  it('works from a given queue that code adds to directly; draining that queue ends the runner', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const queue = workQueue();
+      queue.add('pre');
+      const out = NEVER.pipe(
+        reconcileWith(() => timer(2).pipe(map(() => ({}))), { queue, workers: 2 }),
+        map((o) => o.key),
+      );
+      cold('-a-b').subscribe((k) => queue.add(k));
+      cold('----x').subscribe(() => queue.shutDownWithDrain().subscribe());
+      // pre 0-2, a 1-3, b 3-5; the drain at 4 waits for b, then the runner completes.
+      expectObservable(out).toBe('--pa-(b|)', { p: 'pre', a: 'a', b: 'b' });
+    });
+  });
+
+  it('unsubscribing shuts a given queue down', () => {
+    const queue = workQueue();
+    EMPTY.pipe(reconcileWith(() => ({}), { queue, drain: false }))
+      .subscribe()
+      .unsubscribe();
+    expect(queue.isShuttingDown()).toBe(true);
   });
 
   it('logs a failure with the key', () => {
