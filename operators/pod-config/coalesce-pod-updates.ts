@@ -34,9 +34,9 @@ const ORDER: PodOperation[] = ['REMOVE', 'ADD', 'UPDATE', 'DELETE', 'RECONCILE']
  * order: REMOVE, ADD, UPDATE, DELETE, RECONCILE.
  *
  * ```
- * source:  -a-u-v-|          a = ADD s [p1]  u = UPDATE s [p1']  v = UPDATE s [p1'']
- * handle:   takes 3 frames
- * result:  ----A---(V|)      A = ADD s [p1]  V = UPDATE s [p1'']  (u folded into v)
+ * source:  -a-u-v-|            a = ADD s [p1]  u = UPDATE s [p1']  v = UPDATE s [p1'']
+ * handle:   takes 5 frames
+ * result:  ------A----(V|)    A = ADD s [p1]  V = UPDATE s [p1'']  (u folded into v)
  * ```
  *
  * @example
