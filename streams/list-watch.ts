@@ -68,9 +68,11 @@ function nonNegative(field: string, value: number | undefined, fallback: number,
  * bookmarks advance the resourceVersion.
  *
  * ```
- * server:   list(rv 5: a,b)   watch from 5: ADDED c@6 · BOOKMARK@7 · (410)      relist(rv 9: a,c)   watch from 9 ...
- * output:   R{a,b}@5 ──────────────────── Added c ─ Bookmark 7 ─── (backoff) ── R{a,c}@9 ──────────── ...
+ * list:   -(L|)                       L = items {a} at rv 5         then  -(M|)  M = {a, c} at rv 9
+ * watch:   --c-b-e                    c = ADDED c@6, b = BOOKMARK@7, e = ERROR 410
+ * output: -R-A-B 802ms S              R = Replace{a}@5, A = Added c, B = Bookmark 7, S = Replace{a,c}@9
  * ```
+ * (the 410 costs an 800 ms backoff, then a relist; see the first marble test)
  *
  * Recovery: a watch that ends cleanly or goes silent is resumed from the last resourceVersion; 429 and
  * garbled data resume it after a backoff; 410 Gone, "too large resource version" and other errors relist
@@ -192,6 +194,12 @@ export function listWatch<T extends KubeObject = KubeObject>(
       ia?.unsubscribe();
     };
 
+    /** Holds the request's handle, or aborts it at once if it was superseded or torn down meanwhile. */
+    const keep = (gen: number, sub: Subscription) => {
+      if (closed || gen !== generation) sub.unsubscribe();
+      else request = sub;
+    };
+
     const armInactivity = (gen: number) => {
       if (inactivityMs <= 0) return;
       lastActivity = scheduler.now();
@@ -218,7 +226,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
               });
             }, requestTimeoutMs);
           }
-          request = lw.list(command.options).subscribe({
+          const sub = lw.list(command.options).subscribe({
             next: (page) => {
               if (answered) return;
               answered = true;
@@ -237,6 +245,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
               }
             },
           });
+          keep(gen, sub);
           return;
         }
         case 'watch': {
@@ -249,7 +258,10 @@ export function listWatch<T extends KubeObject = KubeObject>(
             timeoutSeconds: Math.floor(minWatchTimeoutSeconds * (1 + random())),
           };
           armInactivity(gen);
-          request = lw.watch(options).subscribe({
+          // A watch that ends before subscribe() returns counts as very short even with events, so that a
+          // source replaying the same events synchronously cannot spin the loop without a backoff.
+          let opening = true;
+          const sub = lw.watch(options).subscribe({
             next: (event) => {
               events++;
               lastActivity = lastEventAt = scheduler.now();
@@ -259,9 +271,11 @@ export function listWatch<T extends KubeObject = KubeObject>(
             complete: () =>
               dispatch(gen, {
                 type: 'watchEnded',
-                veryShort: events === 0 && scheduler.now() - startedAt < VERY_SHORT_WATCH_MS,
+                veryShort: (events === 0 || opening) && scheduler.now() - startedAt < VERY_SHORT_WATCH_MS,
               }),
           });
+          opening = false;
+          keep(gen, sub);
           return;
         }
         case 'backoff': {
