@@ -1,0 +1,83 @@
+// `kube-rx apiserver`: runs the embedded API server until SIGINT or SIGTERM.
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { InvalidConfigError } from '../../operators/errors.ts';
+import { createLogger } from '../logging/logger.ts';
+import { startApiServer } from './index.ts';
+
+function portArg(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new InvalidArgumentError(`--port: not a port number: ${value}`);
+  return n;
+}
+
+/**
+ * The `apiserver` subcommand. Once listening it prints one JSON line on stdout,
+ * `{"url":"https://127.0.0.1:6443","kubeconfig":"/path/or/null"}`, and logs go to stderr.
+ * @returns the commander command
+ */
+export function apiserverCommand(): Command {
+  return new Command('apiserver')
+    .description(
+      'Run the embedded Kubernetes API server (a dev and test server in the spirit of envtest and kwok, not kube-apiserver)',
+    )
+    .option('--port <port>', 'port to listen on (0 picks a free one)', portArg, 6443)
+    .option('--bind-address <address>', 'address to listen on; non-loopback needs a token', '127.0.0.1')
+    .option('--kubeconfig-out <path>', 'write a kubeconfig for kubectl --kubeconfig here')
+    .option(
+      '--data-dir <dir>',
+      'journal every write here (fsynced) and restore it on start; certificates live here too',
+    )
+    .option('--token <token>', 'bearer token every request must carry')
+    .option('--token-file <path>', 'read the bearer token from this file')
+    .option('--plain-http', 'serve plain HTTP (loopback only)', false)
+    .option('--bookmark-interval <ms>', 'period of watch bookmarks in milliseconds', (v) => Number(v), 10_000)
+    .action(
+      async (opts: {
+        port: number;
+        bindAddress: string;
+        kubeconfigOut?: string;
+        dataDir?: string;
+        token?: string;
+        tokenFile?: string;
+        plainHttp: boolean;
+        bookmarkInterval: number;
+      }) => {
+        const logger = createLogger().child({ command: 'apiserver' });
+        if (opts.token && opts.tokenFile)
+          throw new InvalidConfigError('--token-file', 'give either --token or --token-file');
+        let token = opts.token;
+        if (opts.tokenFile) {
+          try {
+            token = readFileSync(opts.tokenFile, 'utf8').trim();
+          } catch (error) {
+            throw new InvalidConfigError('--token-file', `cannot read ${opts.tokenFile}`, { cause: error });
+          }
+        }
+        const server = await startApiServer({
+          port: opts.port,
+          bindAddress: opts.bindAddress,
+          dataDir: opts.dataDir,
+          token,
+          plainHttp: opts.plainHttp,
+          bookmarkIntervalMs: opts.bookmarkInterval,
+          logger,
+        });
+        if (opts.kubeconfigOut) await server.writeKubeconfig(opts.kubeconfigOut);
+        process.stdout.write(
+          `${JSON.stringify({ url: server.url, kubeconfig: opts.kubeconfigOut ?? null })}\n`,
+        );
+        await new Promise<void>((resolve) => {
+          const stop = (signal: string) => {
+            logger.info({ signal }, 'stopping');
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            void server.close().then(resolve);
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
+      },
+    );
+}

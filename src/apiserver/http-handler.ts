@@ -1,0 +1,538 @@
+// The HTTP front of the embedded API server: auth, body limits, content negotiation and routing.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../operators/logger.ts';
+import type { KubeObject } from '../../operators/types.ts';
+import {
+  ApiStatusError,
+  badRequest,
+  methodNotAllowed,
+  notAcceptable,
+  notFound,
+  tooLarge,
+  unauthorized,
+  unsupportedMediaType,
+} from './api-status.ts';
+import {
+  AGGREGATED_DISCOVERY_TYPE,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  SERVER_VERSION,
+} from './discovery.ts';
+import { isPlainObject } from './merge-patch.ts';
+import type { ObjectStore } from './object-store.ts';
+import { openApiV3For, openApiV3Root } from './openapi.ts';
+import { type DeleteOptions, type ListQuery, PATCH_TYPES, type Registry } from './registry.ts';
+import { apiVersionOf, findResource, type ResourceDef } from './resource-table.ts';
+import { bothSelectors, fieldSelector, labelSelector } from './selectors.ts';
+import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, toTable } from './table.ts';
+import { type ActiveWatch, serveWatch, type WatchForm } from './watch-stream.ts';
+
+/** The largest request body accepted, as kube-apiserver: 3 MiB. */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** What the handler needs from the server around it. */
+export interface HandlerContext {
+  registry: Registry;
+  store: ObjectStore;
+  log: Logger;
+  token: string | undefined;
+  serverAddress: () => string;
+  bookmarkIntervalMs: number;
+  maxWatchBufferedBytes: number;
+  watches: Set<ActiveWatch>;
+}
+
+type Form = 'json' | 'table' | 'metadata' | 'aggregated';
+
+/** Picks the response form from an Accept header, or throws 406. */
+export function negotiate(accept: string | undefined, allowAggregated: boolean): Form {
+  if (!accept) return 'json';
+  for (const range of accept.split(',')) {
+    const [type = '', ...paramParts] = range.split(';').map((s) => s.trim());
+    const params = new Map(paramParts.map((p) => p.split('=').map((s) => s.trim()) as [string, string]));
+    if (params.has('q') && Number(params.get('q')) === 0) continue;
+    if (type !== 'application/json' && type !== '*/*' && type !== 'application/*') continue;
+    const as = params.get('as');
+    if (!as) return 'json';
+    const g = params.get('g');
+    const v = params.get('v');
+    if (as === 'Table' && g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1')) return 'table';
+    if (
+      (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') &&
+      g === 'meta.k8s.io' &&
+      (v === 'v1' || v === 'v1beta1')
+    ) {
+      return 'metadata';
+    }
+    if (allowAggregated && as === 'APIGroupDiscoveryList' && g === 'apidiscovery.k8s.io' && v === 'v2')
+      return 'aggregated';
+  }
+  throw notAcceptable(accept);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (declared > MAX_BODY_BYTES) {
+      req.resume();
+      reject(tooLarge(MAX_BODY_BYTES));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge(MAX_BODY_BYTES));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(
+      `the body of the request is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(text);
+}
+
+function boolParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v === 'true' || v === '1' || v === '') return true;
+  if (v === 'false' || v === '0') return false;
+  throw badRequest(`${name}: invalid boolean ${JSON.stringify(v)}`);
+}
+
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw badRequest(`${name}: invalid integer ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
+  const out: DeleteOptions = {};
+  if (body !== undefined) {
+    if (!isPlainObject(body)) throw badRequest('the body of a DELETE must be a DeleteOptions object');
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions')
+      throw badRequest(`kind: expected DeleteOptions, got ${String(body.kind)}`);
+    if (typeof body.gracePeriodSeconds === 'number') out.gracePeriodSeconds = body.gracePeriodSeconds;
+    if (typeof body.propagationPolicy === 'string') out.propagationPolicy = body.propagationPolicy;
+    if (typeof body.orphanDependents === 'boolean') out.orphanDependents = body.orphanDependents;
+    if (isPlainObject(body.preconditions))
+      out.preconditions = body.preconditions as DeleteOptions['preconditions'];
+    if (Array.isArray(body.dryRun) && body.dryRun.includes('All')) out.dryRun = true;
+  }
+  const grace = intParam(q, 'gracePeriodSeconds');
+  if (grace !== undefined) out.gracePeriodSeconds = grace;
+  const policy = q.get('propagationPolicy');
+  if (policy) out.propagationPolicy = policy;
+  const orphan = boolParam(q, 'orphanDependents');
+  if (orphan !== undefined) out.orphanDependents = orphan;
+  if (q.get('dryRun') === 'All') out.dryRun = true;
+  return out;
+}
+
+function listQuery(q: URLSearchParams): ListQuery {
+  return {
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    limit: intParam(q, 'limit'),
+    continue: q.get('continue') ?? undefined,
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+  };
+}
+
+function includeObjectParam(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject') ?? 'Metadata';
+  if (v !== 'None' && v !== 'Metadata' && v !== 'Object')
+    throw badRequest(`includeObject: unsupported value ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** The parts of a resource URL. */
+interface Target {
+  def: ResourceDef;
+  namespace: string | undefined;
+  name: string | undefined;
+  subresource: string | undefined;
+  /** `/namespaces/NS/bindings` (POST creates a pod binding). */
+  bindings?: boolean;
+  legacyWatch: boolean;
+}
+
+function resolveTarget(
+  table: readonly ResourceDef[],
+  segments: string[],
+  group: string,
+  version: string,
+): Target | undefined {
+  let legacyWatch = false;
+  if (segments[0] === 'watch') {
+    legacyWatch = true;
+    segments = segments.slice(1);
+  }
+  let namespace: string | undefined;
+  let rest = segments;
+  if (segments[0] === 'namespaces' && segments.length >= 3) {
+    namespace = segments[1];
+    rest = segments.slice(2);
+  }
+  const [resource, name, subresource, ...extra] = rest;
+  if (!resource || extra.length) return undefined;
+  if (namespace && resource === 'bindings' && group === '' && name === undefined) {
+    const def = findResource(table, '', 'v1', 'pods');
+    return def
+      ? { def, namespace, name: undefined, subresource: 'binding', bindings: true, legacyWatch }
+      : undefined;
+  }
+  const def = findResource(table, group, version, resource);
+  if (!def) return undefined;
+  if (
+    def.namespaced !== (namespace !== undefined) &&
+    !(def.namespaced && name === undefined && namespace === undefined)
+  ) {
+    return undefined;
+  }
+  if (
+    subresource &&
+    !def.subresources.includes(subresource as 'status') &&
+    !(def.resource === 'namespaces' && subresource === 'finalize')
+  ) {
+    return undefined;
+  }
+  return { def, namespace, name, subresource, legacyWatch };
+}
+
+/**
+ * The request handler. Every refusal is a Status with Kubernetes' reason and code; an unexpected
+ * exception is logged and answered with 500 InternalError, never thrown out of the handler.
+ */
+export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, res: ServerResponse) => void {
+  const { registry, log } = ctx;
+  const table = registry.table;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const q = url.searchParams;
+    const method = req.method ?? 'GET';
+
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      send(res, 200, 'ok', 'text/plain; charset=utf-8');
+      return;
+    }
+    if (ctx.token !== undefined && req.headers.authorization !== `Bearer ${ctx.token}`) throw unauthorized();
+    if (path === '/version') return send(res, 200, SERVER_VERSION);
+    if (path === '/api' || path === '/apis') {
+      const form = negotiate(req.headers.accept, true);
+      if (form === 'aggregated') {
+        return send(res, 200, aggregatedDiscovery(table, path === '/api'), AGGREGATED_DISCOVERY_TYPE);
+      }
+      return send(res, 200, path === '/api' ? apiVersions(ctx.serverAddress()) : apiGroupList(table));
+    }
+    if (path === '/openapi/v3') return send(res, 200, openApiV3Root(table));
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = openApiV3For(table, path.slice('/openapi/v3/'.length));
+      if (!doc) throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
+      return send(res, 200, doc);
+    }
+    if (path.startsWith('/openapi/')) {
+      throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
+    }
+    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let group: string;
+    let version: string;
+    let rest: string[];
+    if (segments[0] === 'api' && segments.length >= 2) {
+      group = '';
+      version = segments[1]!;
+      rest = segments.slice(2);
+    } else if (segments[0] === 'apis' && segments.length >= 2) {
+      group = segments[1]!;
+      if (segments.length === 2) {
+        if (!table.some((d) => d.group === group)) throw notFound({ name: group }, 'groups');
+        return send(res, 200, apiGroup(table, group));
+      }
+      version = segments[2]!;
+      rest = segments.slice(3);
+    } else {
+      throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
+    }
+    if (rest.length === 0) {
+      if (!table.some((d) => d.group === group && d.version === version)) {
+        throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
+      }
+      return send(res, 200, apiResourceList(table, group, version));
+    }
+    const target = resolveTarget(table, rest, group, version);
+    if (!target)
+      throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
+    await serveResource(req, res, target, q, method);
+  };
+
+  const serveResource = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    t: Target,
+    q: URLSearchParams,
+    method: string,
+  ): Promise<void> => {
+    const { def, namespace, name, subresource } = t;
+    const dryRun = q.get('dryRun') === 'All';
+    const body = method === 'GET' ? '' : await readBody(req);
+    const form =
+      method === 'GET' || method === 'PUT' || method === 'POST' || method === 'PATCH'
+        ? negotiate(req.headers.accept, false)
+        : 'json';
+    const render = (object: KubeObject): unknown => {
+      if (form === 'table') return toTable(def, [object], { includeObject: includeObjectParam(q) }, {});
+      if (form === 'metadata') return partialObjectMetadata(object);
+      return object;
+    };
+
+    if (t.bindings || subresource === 'binding') {
+      if (method !== 'POST') throw methodNotAllowed(method, 'pods/binding');
+      return send(res, 201, registry.bind(def, namespace!, name, parseJson(body)));
+    }
+    if (subresource === 'scale') {
+      if (method === 'GET') return send(res, 200, registry.scaleOf(def, registry.get(def, namespace, name!)));
+      if (method === 'PUT')
+        return send(res, 200, registry.updateScale(def, namespace!, name!, parseJson(body)));
+      if (method === 'PATCH') {
+        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+        if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
+        const scale = registry.scaleOf(def, registry.get(def, namespace, name!)) as Record<string, unknown>;
+        return send(
+          res,
+          200,
+          registry.updateScale(def, namespace!, name!, registry.applyPatch(scale, type, body)),
+        );
+      }
+      throw methodNotAllowed(method, `${def.resource}/scale`);
+    }
+
+    if (name === undefined) {
+      const watch = t.legacyWatch || boolParam(q, 'watch') === true;
+      if (method === 'GET' && watch) return startWatch(res, t, q, form);
+      if (method === 'GET') {
+        const page = registry.list(def, namespace, listQuery(q));
+        const metadata: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) };
+        if (page.continue) metadata.continue = page.continue;
+        if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+        if (form === 'table') {
+          return send(
+            res,
+            200,
+            toTable(
+              def,
+              page.items.map((i) => i.object),
+              { includeObject: includeObjectParam(q) },
+              metadata,
+            ),
+          );
+        }
+        if (form === 'metadata') {
+          return send(
+            res,
+            200,
+            partialObjectMetadataList(
+              page.items.map((i) => i.object),
+              metadata,
+            ),
+          );
+        }
+        const head = JSON.stringify({ kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata });
+        return send(res, 200, `${head.slice(0, -1)},"items":[${page.items.map((i) => i.json).join(',')}]}`);
+      }
+      if (method === 'POST') {
+        if (q.get('fieldValidation') && !['Ignore', 'Warn', 'Strict'].includes(q.get('fieldValidation')!)) {
+          throw badRequest(`fieldValidation: invalid value ${JSON.stringify(q.get('fieldValidation'))}`);
+        }
+        return send(res, 201, render(registry.create(def, namespace, parseJson(body), { dryRun })));
+      }
+      if (method === 'DELETE') {
+        const items = registry.deleteCollection(
+          def,
+          namespace,
+          listQuery(q),
+          deleteOptions(parseJson(body), q),
+        );
+        return send(res, 200, {
+          kind: `${def.kind}List`,
+          apiVersion: apiVersionOf(def),
+          metadata: {},
+          items,
+        });
+      }
+      throw methodNotAllowed(method, def.resource);
+    }
+
+    switch (method) {
+      case 'GET': {
+        if (boolParam(q, 'watch') === true)
+          throw badRequest('watch of a single object: use a fieldSelector on metadata.name');
+        return send(res, 200, render(registry.get(def, namespace, name).object));
+      }
+      case 'PUT':
+        return send(
+          res,
+          200,
+          render(registry.update(def, namespace, name, parseJson(body), subresource, { dryRun })),
+        );
+      case 'PATCH': {
+        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+        if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
+        const out = registry.patch(def, namespace, name, type, body, subresource, { dryRun });
+        return send(res, out.created ? 201 : 200, render(out.object));
+      }
+      case 'DELETE': {
+        if (subresource) throw methodNotAllowed(method, `${def.resource}/${subresource}`);
+        const out = registry.delete(def, namespace, name, deleteOptions(parseJson(body), q));
+        return send(res, out.gone ? 200 : 200, out.body);
+      }
+      default:
+        throw methodNotAllowed(method, def.resource);
+    }
+  };
+
+  const startWatch = (res: ServerResponse, t: Target, q: URLSearchParams, form: Form) => {
+    const lq = listQuery(q);
+    const sendInitialEvents = boolParam(q, 'sendInitialEvents');
+    const allowWatchBookmarks = boolParam(q, 'allowWatchBookmarks') === true;
+    if (sendInitialEvents !== undefined) {
+      const causes = [];
+      if (lq.resourceVersionMatch !== 'NotOlderThan') {
+        causes.push({
+          type: 'FieldValueForbidden',
+          message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+          field: 'sendInitialEvents',
+        });
+      }
+      if (sendInitialEvents && !allowWatchBookmarks) {
+        causes.push({
+          type: 'FieldValueForbidden',
+          message: 'Forbidden: sendInitialEvents requires allowWatchBookmarks=true',
+          field: 'allowWatchBookmarks',
+        });
+      }
+      if (causes.length) {
+        throw new ApiStatusError(
+          422,
+          'Invalid',
+          `ListOptions.meta.k8s.io "" is invalid: ${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}`,
+          {
+            group: 'meta.k8s.io',
+            kind: 'ListOptions',
+            causes,
+          },
+        );
+      }
+    } else if (lq.resourceVersionMatch) {
+      throw new ApiStatusError(
+        422,
+        'Invalid',
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch',
+        {
+          group: 'meta.k8s.io',
+          kind: 'ListOptions',
+          causes: [
+            {
+              type: 'FieldValueForbidden',
+              message: 'Forbidden: resourceVersionMatch is forbidden for watch',
+              field: 'resourceVersionMatch',
+            },
+          ],
+        },
+      );
+    }
+    const selector = bothSelectors(
+      labelSelector(lq.labelSelector),
+      fieldSelector(lq.fieldSelector, t.def.fieldSelectors),
+    );
+    const timeoutSeconds = intParam(q, 'timeoutSeconds');
+    let done = false;
+    let active: ActiveWatch | undefined;
+    active = serveWatch(
+      ctx.store,
+      {
+        def: t.def,
+        namespace: t.namespace,
+        selector,
+        resourceVersion: lq.resourceVersion,
+        sendInitialEvents,
+        allowWatchBookmarks,
+        timeoutSeconds,
+        bookmarkIntervalMs: ctx.bookmarkIntervalMs,
+        maxBufferedBytes: ctx.maxWatchBufferedBytes,
+        form: (form === 'aggregated' ? 'json' : form) as WatchForm,
+        includeObject: includeObjectParam(q),
+      },
+      res,
+      log,
+      () => {
+        done = true;
+        if (active) ctx.watches.delete(active);
+      },
+    );
+    if (!done) ctx.watches.add(active);
+  };
+
+  return (req, res) => {
+    const started = Date.now();
+    handle(req, res)
+      .catch((error: unknown) => {
+        if (res.headersSent) {
+          log.error({ err: error }, 'request failed after its answer started');
+          res.destroy();
+          return;
+        }
+        if (error instanceof ApiStatusError) {
+          send(res, error.statusCode, error.status);
+          return;
+        }
+        log.error({ err: error, method: req.method, url: req.url }, 'internal error');
+        send(
+          res,
+          500,
+          new ApiStatusError(
+            500,
+            'InternalError',
+            `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`,
+          ).status,
+        );
+      })
+      .finally(() => {
+        log.debug(
+          { method: req.method, url: req.url, code: res.statusCode, ms: Date.now() - started },
+          'request',
+        );
+      });
+  };
+}

@@ -1,0 +1,177 @@
+// The embedded API server's entry: starts HTTPS (or loopback HTTP) over the in-memory, optionally journalled store.
+import { writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIP } from 'node:net';
+import { InvalidConfigError } from '../../operators/errors.ts';
+import { type Logger, silentLogger } from '../../operators/logger.ts';
+import { servingCertificates } from './certificates.ts';
+import { FileJournal } from './file-journal.ts';
+import { createApiHandler } from './http-handler.ts';
+import { kubeconfigYaml } from './kubeconfig.ts';
+import { ObjectStore } from './object-store.ts';
+import { Registry } from './registry.ts';
+import { RESOURCES, type ResourceDef } from './resource-table.ts';
+import type { ActiveWatch } from './watch-stream.ts';
+
+export interface ApiServerOptions {
+  /** TCP port; 0 (the default here) picks a free one. The CLI defaults to 6443. */
+  port?: number;
+  /** Address to listen on; default 127.0.0.1. A non-loopback address needs `token`. */
+  bindAddress?: string;
+  /** Journal (append-and-fsync log, restored on start) and certificates live here. */
+  dataDir?: string;
+  /** Serve plain HTTP instead of HTTPS; only allowed on a loopback address. */
+  plainHttp?: boolean;
+  /** Bearer token every request must carry (health endpoints excepted). */
+  token?: string;
+  logger?: Logger;
+  /** Period of BOOKMARK events on watches that allow them; default 10,000 ms. */
+  bookmarkIntervalMs?: number;
+  /** How many past events a watch (or exact list, or continue token) can reach back over; default 10,000. */
+  historyWindow?: number;
+  /** Bytes queued for one watcher above which it is closed as too slow; default 16 MiB. */
+  maxWatchBufferedBytes?: number;
+  /** The resource table; default {@link RESOURCES}. */
+  resources?: readonly ResourceDef[];
+}
+
+export interface RunningApiServer {
+  /** `https://127.0.0.1:PORT` (or `http://` with plainHttp). */
+  url: string;
+  /** The CA certificate (PEM) the kubeconfig carries; empty with plainHttp. */
+  caPem: string;
+  token: string | undefined;
+  /** A kubeconfig (YAML) that kubectl and @kubernetes/client-node use unchanged. */
+  kubeconfig: string;
+  writeKubeconfig(path: string): Promise<void>;
+  /** Stops listening, ends every watch, closes the journal. */
+  close(): Promise<void>;
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost. */
+export function isLoopback(address: string): boolean {
+  return address === 'localhost' || address === '::1' || (isIP(address) === 4 && address.startsWith('127.'));
+}
+
+/** Journal lines beyond which a restart rewrites the journal as a snapshot. */
+const COMPACT_AFTER = 1000;
+
+/**
+ * Starts the embedded API server: a development and test server in the spirit of envtest and kwok,
+ * real enough for kubectl and @kubernetes/client-node, not a replacement for kube-apiserver.
+ *
+ * Example:
+ * ```ts
+ * const server = await startApiServer();
+ * await server.writeKubeconfig('/tmp/kubeconfig'); // kubectl --kubeconfig /tmp/kubeconfig get pods
+ * await server.close();
+ * ```
+ * Teardown: `close()` ends every watch, closes every connection and the journal.
+ * @param options see {@link ApiServerOptions}
+ * @returns the running server
+ * @throws InvalidConfigError for plain HTTP or no token on a non-loopback address, or a bad port
+ */
+export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
+  const bindAddress = options.bindAddress ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidConfigError('port', `must be 0..65535, got ${port}`);
+  const loopback = isLoopback(bindAddress);
+  if (options.plainHttp && !loopback) {
+    throw new InvalidConfigError(
+      'plainHttp',
+      `plain HTTP is only allowed on a loopback address, not ${bindAddress}`,
+    );
+  }
+  if (!loopback && !options.token) {
+    throw new InvalidConfigError(
+      'token',
+      `binding to the non-loopback address ${bindAddress} requires a bearer token`,
+    );
+  }
+  if (options.token !== undefined && !/^[\x21-\x7e]+$/.test(options.token)) {
+    throw new InvalidConfigError('token', 'must be non-empty printable ASCII without spaces');
+  }
+  const log = (options.logger ?? silentLogger).child({ component: 'apiserver' });
+  const store = new ObjectStore({ historyWindow: options.historyWindow });
+  let journal: FileJournal | undefined;
+  if (options.dataDir) {
+    const opened = FileJournal.open(options.dataDir);
+    journal = opened.journal;
+    store.restore(opened.records);
+    if (opened.records.length > COMPACT_AFTER && opened.records.length > 2 * [...store.entries()].length) {
+      journal.compact([
+        { type: 'RV', rv: store.currentRv },
+        ...[...store.entries()].map(({ resource, key, stored }) => ({
+          type: 'SNAPSHOT' as const,
+          rv: stored.rv,
+          resource,
+          key,
+          object: stored.object,
+        })),
+      ]);
+    }
+    store.setJournal(journal);
+    log.info(
+      { dataDir: options.dataDir, resourceVersion: store.currentRv, records: opened.records.length },
+      'restored',
+    );
+  }
+  const registry = new Registry(store, options.resources ?? RESOURCES);
+  registry.bootstrap();
+
+  const certs = options.plainHttp ? undefined : servingCertificates(bindAddress, options.dataDir);
+  const watches = new Set<ActiveWatch>();
+  let address = '';
+  const handler = createApiHandler({
+    registry,
+    store,
+    log,
+    token: options.token,
+    serverAddress: () => address,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
+    maxWatchBufferedBytes: options.maxWatchBufferedBytes ?? 16 * 1024 * 1024,
+    watches,
+  });
+  const server: Server = certs
+    ? createHttpsServer({ cert: certs.certPem, key: certs.keyPem, ALPNProtocols: ['http/1.1'] }, handler)
+    : createHttpServer(handler);
+  server.keepAliveTimeout = 60_000;
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, bindAddress, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address();
+  const actualPort = typeof bound === 'object' && bound ? bound.port : port;
+  const host = bindAddress === '0.0.0.0' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress;
+  address = `${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
+  const url = `${certs ? 'https' : 'http'}://${address}`;
+  const kubeconfig = kubeconfigYaml({ url, caPem: certs?.caPem, token: options.token });
+  log.info({ url }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    caPem: certs?.caPem ?? '',
+    token: options.token,
+    kubeconfig,
+    writeKubeconfig: (path) => writeFile(path, kubeconfig, { mode: 0o600 }),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const w of [...watches]) w.close();
+        server.close(() => {
+          journal?.close();
+          log.info({ url }, 'stopped');
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

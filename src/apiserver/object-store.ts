@@ -1,0 +1,232 @@
+// The API server's storage: one global resourceVersion, a map per resource and a bounded event history.
+import type { KubeObject } from '../../operators/types.ts';
+import { expired, tooLargeResourceVersion } from './api-status.ts';
+
+/** One stored version of an object; `object` is never mutated once stored, `json` is its text. */
+export interface StoredObject {
+  readonly object: KubeObject;
+  readonly json: string;
+  readonly rv: number;
+}
+
+/** One committed change. `object` is the new state (for DELETED the last state, at the deletion's rv). */
+export interface StoreEvent {
+  readonly rv: number;
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly resource: string;
+  readonly key: string;
+  readonly object: KubeObject;
+  readonly json: string;
+  /** The state before this change; undefined for ADDED. */
+  readonly prev: StoredObject | undefined;
+}
+
+/** Where committed changes are made durable; `append` returns only once the record is on disk. */
+export interface Journal {
+  append(record: JournalRecord): void;
+}
+
+/** One line of the journal. SNAPSHOT lines restore state without entering the watch history. */
+export type JournalRecord =
+  | {
+      type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'SNAPSHOT';
+      rv: number;
+      resource: string;
+      key: string;
+      object?: KubeObject;
+    }
+  | { type: 'RV'; rv: number };
+
+export interface ObjectStoreConfig {
+  /** How many past events a watch or an exact list can reach back over; default 10,000. */
+  historyWindow?: number;
+  journal?: Journal;
+}
+
+/**
+ * The storage behind the API server.
+ *
+ * Invariants: every commit takes the next resourceVersion and produces exactly one event; events in
+ * the history are in rv order; every rv in (compactedRv, currentRv] that belongs to a commit is in
+ * the history, so a watch or an exact list from any rv >= compactedRv is served faithfully; a commit
+ * is journalled before any map, history or listener sees it.
+ */
+export class ObjectStore {
+  readonly historyWindow: number;
+  private rv = 0;
+  private compacted = 0;
+  private readonly maps = new Map<string, Map<string, StoredObject>>();
+  private history: StoreEvent[] = [];
+  private historyStart = 0;
+  private readonly listeners = new Set<(event: StoreEvent) => void>();
+  private journal: Journal | undefined;
+
+  constructor(config: ObjectStoreConfig = {}) {
+    this.historyWindow = Math.max(1, config.historyWindow ?? 10_000);
+    this.journal = config.journal;
+  }
+
+  /** The newest resourceVersion. */
+  get currentRv(): number {
+    return this.rv;
+  }
+
+  /** The oldest resourceVersion a watch or an exact list can start from. */
+  get compactedRv(): number {
+    return this.compacted;
+  }
+
+  /** Sets or replaces the journal (after a restore, which must not re-journal). */
+  setJournal(journal: Journal | undefined): void {
+    this.journal = journal;
+  }
+
+  private mapOf(resource: string): Map<string, StoredObject> {
+    let m = this.maps.get(resource);
+    if (!m) {
+      m = new Map();
+      this.maps.set(resource, m);
+    }
+    return m;
+  }
+
+  /** The current state of one object. */
+  get(resource: string, key: string): StoredObject | undefined {
+    return this.maps.get(resource)?.get(key);
+  }
+
+  /** The current objects of one resource (unsorted, live view: copy before yielding control). */
+  current(resource: string): ReadonlyMap<string, StoredObject> {
+    return this.mapOf(resource);
+  }
+
+  /** Every resource id that has held objects. */
+  resources(): string[] {
+    return [...this.maps.keys()];
+  }
+
+  /**
+   * Commits one change: takes the next rv, stamps it on the object, journals it, applies it,
+   * records it in the history and tells the listeners.
+   * @param object the new state, or for DELETED the last state (it is copied, not mutated)
+   */
+  commit(resource: string, key: string, type: StoreEvent['type'], object: KubeObject): StoreEvent {
+    const rv = this.rv + 1;
+    const stamped: KubeObject = { ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } };
+    this.journal?.append(
+      type === 'DELETED' ? { type, rv, resource, key } : { type, rv, resource, key, object: stamped },
+    );
+    return this.apply(resource, key, type, stamped, rv, true);
+  }
+
+  private apply(
+    resource: string,
+    key: string,
+    type: StoreEvent['type'],
+    stamped: KubeObject,
+    rv: number,
+    notify: boolean,
+  ): StoreEvent {
+    this.rv = rv;
+    const map = this.mapOf(resource);
+    const prev = map.get(key);
+    const json = JSON.stringify(stamped);
+    if (type === 'DELETED') map.delete(key);
+    else map.set(key, { object: stamped, json, rv });
+    const event: StoreEvent = { rv, type, resource, key, object: stamped, json, prev };
+    this.history.push(event);
+    if (this.history.length - this.historyStart > this.historyWindow) {
+      this.compacted = this.history[this.historyStart]!.rv;
+      this.history[this.historyStart] = undefined as unknown as StoreEvent;
+      this.historyStart++;
+      if (this.historyStart > 1024 && this.historyStart * 2 > this.history.length) {
+        this.history = this.history.slice(this.historyStart);
+        this.historyStart = 0;
+      }
+    }
+    if (notify) for (const l of [...this.listeners]) l(event);
+    return event;
+  }
+
+  /** Replays journal records (at start, before serving): state, rv and history are restored. */
+  restore(records: Iterable<JournalRecord>): void {
+    for (const r of records) {
+      if (r.type === 'RV') {
+        this.rv = Math.max(this.rv, r.rv);
+        this.compacted = this.rv;
+      } else if (r.type === 'SNAPSHOT') {
+        const stamped = r.object!;
+        this.mapOf(r.resource).set(r.key, { object: stamped, json: JSON.stringify(stamped), rv: r.rv });
+        this.rv = Math.max(this.rv, r.rv);
+        this.compacted = this.rv;
+      } else if (r.type === 'DELETED') {
+        const prev = this.get(r.resource, r.key);
+        const last = prev?.object ?? { metadata: {} };
+        this.apply(
+          r.resource,
+          r.key,
+          'DELETED',
+          { ...last, metadata: { ...last.metadata, resourceVersion: String(r.rv) } },
+          r.rv,
+          false,
+        );
+      } else {
+        this.apply(r.resource, r.key, r.type, r.object!, r.rv, false);
+      }
+    }
+  }
+
+  /** Calls `listener` with every later commit, synchronously; returns the unsubscribe function. */
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private firstIndexAfter(rv: number): number {
+    let lo = this.historyStart;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid]!.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Checks that `rv` can be served exactly, throwing 410 Expired or 504 too-large otherwise. */
+  checkReachable(rv: number): void {
+    if (rv < this.compacted) throw expired(`too old resource version: ${rv} (${this.compacted})`);
+    if (rv > this.rv) throw tooLargeResourceVersion(rv, this.rv);
+  }
+
+  /**
+   * The committed events after `rv`, oldest first.
+   * @throws ApiStatusError 410 when they are no longer all in the history
+   */
+  eventsAfter(rv: number): StoreEvent[] {
+    this.checkReachable(rv);
+    return this.history.slice(this.firstIndexAfter(rv));
+  }
+
+  /**
+   * The state of one resource as it was at `rv`, by undoing the later events.
+   * @throws ApiStatusError 410 when `rv` is older than the history, 504 when it is in the future
+   */
+  snapshotAt(resource: string, rv: number): Map<string, StoredObject> {
+    this.checkReachable(rv);
+    const snap = new Map(this.mapOf(resource));
+    for (let i = this.history.length - 1; i >= this.historyStart; i--) {
+      const e = this.history[i]!;
+      if (e.rv <= rv) break;
+      if (e.resource !== resource) continue;
+      if (e.prev) snap.set(e.key, e.prev);
+      else snap.delete(e.key);
+    }
+    return snap;
+  }
+
+  /** Every live object, for journal compaction. */
+  *entries(): Generator<{ resource: string; key: string; stored: StoredObject }> {
+    for (const [resource, map] of this.maps) for (const [key, stored] of map) yield { resource, key, stored };
+  }
+}

@@ -1,0 +1,912 @@
+// The REST semantics of the embedded API server: create, update, patch, delete, bind, scale and list.
+import { randomUUID } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
+import type { KubeObject } from '../../operators/types.ts';
+import {
+  ApiStatusError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  forbidden,
+  invalid,
+  notFound,
+  STALE_OBJECT_MESSAGE,
+  type StatusCause,
+  success,
+  unsupportedMediaType,
+} from './api-status.ts';
+import { JsonPatchError, jsonPatch } from './json-patch.ts';
+import { isPlainObject, mergePatch } from './merge-patch.ts';
+import type { ObjectStore, StoredObject } from './object-store.ts';
+import { apiVersionOf, fieldAt, type ResourceDef, resourceId } from './resource-table.ts';
+import { bothSelectors, fieldSelector, labelSelector, type Selector } from './selectors.ts';
+import { StrategicMergePatchError, strategicMergePatch } from './strategic-merge-patch.ts';
+import { validateObject } from './validation.ts';
+
+type Obj = Record<string, unknown>;
+
+/** The patch media types the server accepts. */
+export const PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+] as const;
+export type PatchType = (typeof PATCH_TYPES)[number];
+
+/** Options of a DELETE, from its DeleteOptions body or query. */
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+/** Options of a list, as query parameters. */
+export interface ListQuery {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: number;
+  continue?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/** One page of a list. */
+export interface ListPage {
+  items: StoredObject[];
+  resourceVersion: number;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** Namespaces created at start and never deletable. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+const UNDELETABLE_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+const RETURN_DELETED_OBJECT = new Set(['pods', 'namespaces', 'services', 'nodes']);
+const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const ORPHAN = 'orphan';
+const FOREGROUND = 'foregroundDeletion';
+
+function keyOf(def: ResourceDef, namespace: string | undefined, name: string): string {
+  return def.namespaced ? `${namespace}/${name}` : name;
+}
+
+function clone<T>(stored: StoredObject): T {
+  return JSON.parse(stored.json) as T;
+}
+
+function child(object: KubeObject, field: string): Obj {
+  const o = object as Obj;
+  if (!isPlainObject(o[field])) o[field] = {};
+  return o[field] as Obj;
+}
+
+/** The JSON of an object with keys sorted, for comparisons that ignore key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    isPlainObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
+}
+
+function selectorString(selector: unknown): string {
+  if (!isPlainObject(selector)) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries((selector.matchLabels as Obj | undefined) ?? {}))
+    parts.push(`${k}=${String(v)}`);
+  for (const e of (selector.matchExpressions as Obj[] | undefined) ?? []) {
+    const values = ((e.values as string[] | undefined) ?? []).join(',');
+    if (e.operator === 'In') parts.push(`${String(e.key)} in (${values})`);
+    else if (e.operator === 'NotIn') parts.push(`${String(e.key)} notin (${values})`);
+    else if (e.operator === 'Exists') parts.push(String(e.key));
+    else if (e.operator === 'DoesNotExist') parts.push(`!${String(e.key)}`);
+  }
+  return parts.join(',');
+}
+
+/** Encodes the continue token of a paginated list: the snapshot's rv and the last key returned. */
+export function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+}
+
+function decodeContinue(token: string): { rv: number; start: string } {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      rv?: unknown;
+      start?: unknown;
+    };
+    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string')
+      return { rv: parsed.rv, start: parsed.start };
+  } catch {
+    // falls through to the error below
+  }
+  throw badRequest(`continue key is not valid: ${JSON.stringify(token)}`);
+}
+
+function parseRv(value: string, field: string): number {
+  if (!/^\d+$/.test(value)) {
+    throw invalid({ kind: 'ListOptions', group: 'meta.k8s.io' }, [
+      {
+        type: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(value)}: must be a non-negative integer`,
+        field,
+      },
+    ]);
+  }
+  return Number(value);
+}
+
+function listOptionsInvalid(field: string, message: string): ApiStatusError {
+  return invalid({ kind: 'ListOptions', group: 'meta.k8s.io' }, [
+    { type: 'FieldValueForbidden', message, field },
+  ]);
+}
+
+/**
+ * The resources' REST behaviour over an {@link ObjectStore}. All methods are synchronous: each
+ * request's checks and its commit happen without yielding, so concurrent requests never interleave.
+ */
+export class Registry {
+  readonly store: ObjectStore;
+  readonly table: readonly ResourceDef[];
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(
+    store: ObjectStore,
+    table: readonly ResourceDef[],
+    options: { now?: () => number; random?: () => number } = {},
+  ) {
+    this.store = store;
+    this.table = table;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  private def(resource: string): ResourceDef {
+    const d = this.table.find((x) => resourceId(x) === resource);
+    if (!d) throw new Error(`no such resource ${resource}`);
+    return d;
+  }
+
+  private timestamp(offsetSeconds = 0): string {
+    return new Date(Math.floor(this.now() / 1000) * 1000 + offsetSeconds * 1000)
+      .toISOString()
+      .replace('.000Z', 'Z');
+  }
+
+  /** Creates the system namespaces when they are missing. */
+  bootstrap(): void {
+    const ns = this.def('namespaces');
+    for (const name of SYSTEM_NAMESPACES) {
+      if (!this.store.get('namespaces', name)) this.create(ns, undefined, { metadata: { name } });
+    }
+  }
+
+  /** Reads one object. @throws 404 */
+  get(def: ResourceDef, namespace: string | undefined, name: string): StoredObject {
+    const stored = this.store.get(resourceId(def), keyOf(def, namespace, name));
+    if (!stored) throw notFound({ group: def.group, name }, def.resource);
+    return stored;
+  }
+
+  private checkBody(
+    def: ResourceDef,
+    body: unknown,
+    namespace: string | undefined,
+    expectKind = def.kind,
+  ): KubeObject {
+    if (!isPlainObject(body)) throw badRequest(`the body of the request is not a ${expectKind} object`);
+    const obj = body as KubeObject;
+    const apiVersion =
+      expectKind === def.kind ? apiVersionOf(def) : expectKind === 'Scale' ? 'autoscaling/v1' : 'v1';
+    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
+      throw badRequest(
+        `apiVersion: the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`,
+      );
+    }
+    if (obj.kind !== undefined && obj.kind !== expectKind) {
+      throw badRequest(
+        `kind: the kind in the data (${String(obj.kind)}) does not match the expected kind (${expectKind})`,
+      );
+    }
+    if (obj.metadata !== undefined && !isPlainObject(obj.metadata))
+      throw badRequest('metadata: must be an object');
+    const meta = child(obj, 'metadata') as NonNullable<KubeObject['metadata']>;
+    if (def.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest(
+          `metadata.namespace: the namespace of the provided object (${meta.namespace}) does not match the namespace sent on the request (${namespace})`,
+        );
+      }
+      if (namespace) meta.namespace = namespace;
+    } else {
+      delete meta.namespace;
+    }
+    obj.apiVersion = apiVersion;
+    obj.kind = expectKind;
+    return obj;
+  }
+
+  private checkNamespace(def: ResourceDef, namespace: string | undefined, name: string): void {
+    if (!def.namespaced) return;
+    if (!namespace) throw badRequest('metadata.namespace: a namespaced resource needs a namespace');
+    const ns = this.store.get('namespaces', namespace);
+    if (!ns) throw notFound({ name: namespace }, 'namespaces');
+    if (ns.object.metadata?.deletionTimestamp) {
+      throw forbidden(
+        `${def.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        { group: def.group, name },
+        def.resource,
+      );
+    }
+  }
+
+  private invalidIf(def: ResourceDef, object: KubeObject, extra: StatusCause[] = []): void {
+    const causes = [...validateObject(def, object), ...extra];
+    if (causes.length)
+      throw invalid({ group: def.group, kind: def.kind, name: object.metadata?.name }, causes);
+  }
+
+  private generatedName(prefix: string): string {
+    let suffix = '';
+    for (let i = 0; i < 5; i++)
+      suffix += NAME_SUFFIX_ALPHABET[Math.floor(this.random() * NAME_SUFFIX_ALPHABET.length)];
+    return `${prefix.slice(0, 58)}${suffix}`;
+  }
+
+  /**
+   * POST: creates an object. Checks the body, namespace, name (or generateName), validates, refuses a
+   * duplicate with 409 AlreadyExists, then commits; a refused request changes nothing.
+   */
+  create(
+    def: ResourceDef,
+    namespace: string | undefined,
+    body: unknown,
+    options: { dryRun?: boolean } = {},
+  ): KubeObject {
+    const obj = this.checkBody(def, body, namespace);
+    const meta = obj.metadata!;
+    if (meta.resourceVersion)
+      throw badRequest(
+        'metadata.resourceVersion: resourceVersion should not be set on objects to be created',
+      );
+    if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
+      for (let tries = 0; tries < 8; tries++) {
+        meta.name = this.generatedName(meta.generateName);
+        if (!this.store.get(resourceId(def), keyOf(def, meta.namespace, meta.name))) break;
+      }
+    }
+    this.checkNamespace(def, meta.namespace, String(meta.name ?? ''));
+    meta.uid = randomUUID();
+    meta.creationTimestamp = this.timestamp();
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    delete meta.managedFields;
+    if (def.subresources.includes('status') && def.resource !== 'nodes' && def.resource !== 'namespaces')
+      delete obj.status;
+    if (isPlainObject(obj.spec)) meta.generation = 1;
+    else delete meta.generation;
+    def.defaults?.(obj);
+    this.invalidIf(def, obj);
+    const key = keyOf(def, meta.namespace, meta.name!);
+    if (this.store.get(resourceId(def), key))
+      throw alreadyExists({ group: def.group, name: meta.name }, def.resource);
+    if (options.dryRun) return obj;
+    return this.store.commit(resourceId(def), key, 'ADDED', obj).object;
+  }
+
+  /** Everything about an update shared by PUT and PATCH: preconditions, preserved fields, no-op detection. */
+  private replace(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    subresource: string | undefined,
+    options: { dryRun?: boolean } = {},
+  ): KubeObject {
+    const existing = this.get(def, namespace, name);
+    const old = clone<KubeObject>(existing);
+    const incoming = this.checkBody(def, body, namespace);
+    const inMeta = incoming.metadata!;
+    if (inMeta.name !== undefined && inMeta.name !== name) {
+      throw badRequest(
+        `metadata.name: the name of the object (${String(inMeta.name)}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (inMeta.resourceVersion && inMeta.resourceVersion !== String(existing.rv)) {
+      throw conflict({ group: def.group, name }, def.resource, STALE_OBJECT_MESSAGE);
+    }
+    if (inMeta.uid && inMeta.uid !== old.metadata?.uid) {
+      throw conflict(
+        { group: def.group, name },
+        def.resource,
+        `Precondition failed: UID in precondition: ${String(inMeta.uid)}, UID in object meta: ${String(old.metadata?.uid)}`,
+      );
+    }
+    let next: KubeObject;
+    if (subresource === 'status') {
+      next = { ...old, status: incoming.status };
+      if (incoming.status === undefined) delete next.status;
+    } else if (subresource === 'finalize') {
+      next = {
+        ...old,
+        spec: { ...(old.spec as Obj), finalizers: (incoming.spec as Obj | undefined)?.finalizers ?? [] },
+      };
+    } else {
+      const meta = { ...inMeta };
+      meta.name = name;
+      meta.uid = old.metadata?.uid;
+      meta.creationTimestamp = old.metadata?.creationTimestamp;
+      if (def.namespaced) meta.namespace = namespace;
+      delete meta.managedFields;
+      delete meta.selfLink;
+      for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
+        if (old.metadata?.[f] === undefined) delete meta[f];
+        else (meta as Record<string, unknown>)[f] = old.metadata[f];
+      }
+      next = { ...incoming, metadata: meta };
+      if (def.subresources.includes('status')) {
+        if (old.status === undefined) delete next.status;
+        else next.status = old.status;
+      }
+      const causes: StatusCause[] = [];
+      if (old.metadata?.deletionTimestamp) {
+        const before = new Set(old.metadata.finalizers ?? []);
+        const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
+        if (added.length) {
+          causes.push({
+            type: 'FieldValueForbidden',
+            message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+            field: 'metadata.finalizers',
+          });
+        }
+      }
+      this.immutableRules(def, old, next, causes);
+      this.invalidIf(def, next, causes);
+      if (meta.generation !== undefined && canonical(old.spec) !== canonical(next.spec)) {
+        meta.generation = (old.metadata?.generation ?? 0) + 1;
+      }
+    }
+    next.metadata = { ...next.metadata, resourceVersion: String(existing.rv) };
+    if (canonical(next) === canonical(old)) return existing.object;
+    if (options.dryRun) return next;
+    const nm = next.metadata;
+    if (
+      nm.deletionTimestamp &&
+      (nm.finalizers ?? []).length === 0 &&
+      !nm.deletionGracePeriodSeconds &&
+      (!Array.isArray((next.spec as Obj | undefined)?.finalizers) ||
+        ((next.spec as Obj).finalizers as unknown[]).length === 0)
+    ) {
+      const event = this.store.commit(resourceId(def), keyOf(def, namespace, name), 'DELETED', next);
+      this.afterDelete(def, namespace);
+      return event.object;
+    }
+    return this.store.commit(resourceId(def), keyOf(def, namespace, name), 'MODIFIED', next).object;
+  }
+
+  private immutableRules(def: ResourceDef, old: KubeObject, next: KubeObject, causes: StatusCause[]): void {
+    if (def.resource === 'pods') {
+      const strip = (spec: unknown) => {
+        const s = { ...((spec as Obj | undefined) ?? {}) };
+        for (const list of ['containers', 'initContainers']) {
+          if (Array.isArray(s[list])) s[list] = (s[list] as Obj[]).map(({ image: _image, ...rest }) => rest);
+        }
+        delete s.activeDeadlineSeconds;
+        delete s.tolerations;
+        delete s.terminationGracePeriodSeconds;
+        return canonical(s);
+      };
+      if (strip(old.spec) !== strip(next.spec)) {
+        causes.push({
+          type: 'FieldValueForbidden',
+          message:
+            'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds`',
+          field: 'spec',
+        });
+      }
+    }
+    if (def.group === 'apps' || def.resource === 'jobs') {
+      const a = fieldAt(old, 'spec.selector');
+      const b = fieldAt(next, 'spec.selector');
+      if (a !== undefined && canonical(a) !== canonical(b)) {
+        causes.push({
+          type: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(b)}: field is immutable`,
+          field: 'spec.selector',
+        });
+      }
+    }
+  }
+
+  /** PUT on an object or its `status` / `finalize` subresource. @throws 404, 409, 422, 400 */
+  update(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    subresource?: string,
+    options: { dryRun?: boolean } = {},
+  ): KubeObject {
+    return this.replace(def, namespace, name, body, subresource, options);
+  }
+
+  /** Applies a patch document of the given type to a JSON value. */
+  applyPatch(current: Obj, type: string, raw: string): Obj {
+    let patch: unknown;
+    try {
+      patch = type === 'application/apply-patch+yaml' ? parseYaml(raw) : JSON.parse(raw);
+    } catch (error) {
+      throw badRequest(`error decoding patch: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      switch (type) {
+        case 'application/json-patch+json':
+          return jsonPatch(current, patch) as Obj;
+        case 'application/merge-patch+json':
+          if (!isPlainObject(patch)) throw badRequest('a merge patch must be a JSON object');
+          return mergePatch(current, patch) as Obj;
+        case 'application/strategic-merge-patch+json':
+        case 'application/apply-patch+yaml':
+          return strategicMergePatch(current, patch);
+        default:
+          throw unsupportedMediaType(type);
+      }
+    } catch (error) {
+      if (error instanceof JsonPatchError || error instanceof StrategicMergePatchError) {
+        throw new ApiStatusError(
+          422,
+          'Invalid',
+          `the server rejected our request due to an error in our request: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** PATCH on an object or its `status` subresource. @throws 404, 409, 422, 400, 415 */
+  patch(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    type: string,
+    raw: string,
+    subresource?: string,
+    options: { dryRun?: boolean } = {},
+  ): { object: KubeObject; created: boolean } {
+    const existing = this.store.get(resourceId(def), keyOf(def, namespace, name));
+    if (!existing) {
+      if (type === 'application/apply-patch+yaml' && !subresource) {
+        const body = this.applyPatch({}, type, raw);
+        const meta = (body.metadata ?? {}) as Obj;
+        if (meta.name !== undefined && meta.name !== name)
+          throw badRequest(
+            `metadata.name: the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`,
+          );
+        body.metadata = { ...meta, name };
+        return { object: this.create(def, namespace, body, options), created: true };
+      }
+      throw notFound({ group: def.group, name }, def.resource);
+    }
+    const patched = this.applyPatch(clone<Obj>(existing), type, raw);
+    return { object: this.replace(def, namespace, name, patched, subresource, options), created: false };
+  }
+
+  /**
+   * DELETE: honours preconditions, propagationPolicy (recorded as the `orphan` /
+   * `foregroundDeletion` finalizers), pods' graceful deletion, and finalizers (the object stays
+   * with a deletionTimestamp until they are gone).
+   * @returns the body to answer with and whether the object is gone
+   */
+  delete(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): { body: KubeObject; gone: boolean } {
+    if (def.resource === 'namespaces' && UNDELETABLE_NAMESPACES.has(name)) {
+      throw forbidden(
+        `namespaces "${name}" is forbidden: this namespace may not be deleted`,
+        { name },
+        'namespaces',
+      );
+    }
+    const existing = this.get(def, namespace, name);
+    const obj = clone<KubeObject>(existing);
+    const meta = child(obj, 'metadata') as NonNullable<KubeObject['metadata']>;
+    const pre = options.preconditions ?? {};
+    if (pre.uid && pre.uid !== meta.uid) {
+      throw conflict(
+        { group: def.group, name },
+        def.resource,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
+      );
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== String(existing.rv)) {
+      throw conflict(
+        { group: def.group, name },
+        def.resource,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${existing.rv}`,
+      );
+    }
+    if (
+      options.propagationPolicy !== undefined &&
+      !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)
+    ) {
+      throw invalid({ group: def.group, kind: 'DeleteOptions', name }, [
+        {
+          type: 'FieldValueNotSupported',
+          message: `Unsupported value: "${options.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`,
+          field: 'propagationPolicy',
+        },
+      ]);
+    }
+    if (
+      options.gracePeriodSeconds !== undefined &&
+      (!Number.isInteger(options.gracePeriodSeconds) || options.gracePeriodSeconds < 0)
+    ) {
+      throw invalid({ group: def.group, kind: 'DeleteOptions', name }, [
+        {
+          type: 'FieldValueInvalid',
+          message: `Invalid value: ${options.gracePeriodSeconds}: must be >= 0`,
+          field: 'gracePeriodSeconds',
+        },
+      ]);
+    }
+    const policy =
+      options.propagationPolicy ??
+      (options.orphanDependents === true
+        ? 'Orphan'
+        : options.orphanDependents === false
+          ? 'Background'
+          : undefined);
+    let finalizers = [...(meta.finalizers ?? [])];
+    const effective =
+      policy ??
+      (finalizers.includes(ORPHAN)
+        ? 'Orphan'
+        : finalizers.includes(FOREGROUND)
+          ? 'Foreground'
+          : (def.defaultPropagation ?? 'Background'));
+    if (effective === 'Orphan')
+      finalizers = [...finalizers.filter((f) => f !== FOREGROUND && f !== ORPHAN), ORPHAN];
+    else if (effective === 'Foreground')
+      finalizers = [...finalizers.filter((f) => f !== ORPHAN && f !== FOREGROUND), FOREGROUND];
+    else finalizers = finalizers.filter((f) => f !== ORPHAN && f !== FOREGROUND);
+
+    let grace = 0;
+    if (def.gracefulDelete) {
+      const spec = (obj.spec ?? {}) as Obj;
+      const phase = fieldAt(obj, 'status.phase');
+      grace =
+        options.gracePeriodSeconds ??
+        (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30);
+      if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') grace = 0;
+    }
+    const nsPending =
+      def.resource === 'namespaces' &&
+      (((obj.spec as Obj | undefined)?.finalizers as unknown[] | undefined) ?? []).length > 0;
+    if (finalizers.length === 0 && grace === 0 && !nsPending) {
+      if (options.dryRun) return { body: obj, gone: true };
+      const event = this.store.commit(resourceId(def), keyOf(def, namespace, name), 'DELETED', obj);
+      this.afterDelete(def, namespace);
+      return {
+        body: RETURN_DELETED_OBJECT.has(def.resource)
+          ? event.object
+          : success({ name, group: def.group, kind: def.resource, uid: meta.uid }),
+        gone: true,
+      };
+    }
+    // The object stays: mark it as being deleted.
+    const wasDeleting = meta.deletionTimestamp !== undefined;
+    if (grace > 0) {
+      const current = meta.deletionGracePeriodSeconds;
+      if (!wasDeleting || (current !== undefined && grace < current)) {
+        meta.deletionTimestamp = this.timestamp(grace);
+        meta.deletionGracePeriodSeconds = grace;
+      }
+    } else if (!wasDeleting || (meta.deletionGracePeriodSeconds ?? 0) > 0) {
+      meta.deletionTimestamp = this.timestamp();
+      meta.deletionGracePeriodSeconds = 0;
+    }
+    if (!wasDeleting && typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
+    if (finalizers.length) meta.finalizers = finalizers;
+    else delete meta.finalizers;
+    if (def.resource === 'namespaces') obj.status = { ...(obj.status as Obj), phase: 'Terminating' };
+    if (options.dryRun) return { body: obj, gone: false };
+    let result = existing.object;
+    if (canonical(obj) !== canonical(existing.object)) {
+      result = this.store.commit(resourceId(def), keyOf(def, namespace, name), 'MODIFIED', obj).object;
+    }
+    if (def.resource === 'namespaces') {
+      this.emptyNamespace(name);
+      const after = this.store.get('namespaces', name);
+      return { body: after?.object ?? result, gone: after === undefined };
+    }
+    if (finalizers.length === 0 && grace === 0) {
+      const event = this.store.commit(resourceId(def), keyOf(def, namespace, name), 'DELETED', result);
+      this.afterDelete(def, namespace);
+      return { body: event.object, gone: true };
+    }
+    return { body: result, gone: false };
+  }
+
+  /** What the namespace controller does: delete every object in a terminating namespace, then finalize it. */
+  private emptyNamespace(namespace: string): void {
+    for (const def of this.table) {
+      if (!def.namespaced) continue;
+      const prefix = `${namespace}/`;
+      for (const [key, stored] of [...this.store.current(resourceId(def))]) {
+        if (!key.startsWith(prefix) || stored.object.metadata?.deletionTimestamp) continue;
+        this.delete(def, namespace, key.slice(prefix.length), {});
+      }
+    }
+    this.finishNamespace(namespace);
+  }
+
+  private finishNamespace(namespace: string): void {
+    const ns = this.store.get('namespaces', namespace);
+    if (!ns?.object.metadata?.deletionTimestamp) return;
+    const prefix = `${namespace}/`;
+    for (const def of this.table) {
+      if (!def.namespaced) continue;
+      for (const key of this.store.current(resourceId(def)).keys()) if (key.startsWith(prefix)) return;
+    }
+    const obj = clone<KubeObject>(ns);
+    obj.spec = { ...(obj.spec as Obj), finalizers: [] };
+    if ((obj.metadata?.finalizers ?? []).length > 0) {
+      this.store.commit('namespaces', namespace, 'MODIFIED', obj);
+      return;
+    }
+    this.store.commit('namespaces', namespace, 'DELETED', obj);
+  }
+
+  private afterDelete(def: ResourceDef, namespace: string | undefined): void {
+    if (def.namespaced && namespace) this.finishNamespace(namespace);
+  }
+
+  /** DELETE on a collection: deletes every matching object, returns the list of what it touched. */
+  deleteCollection(
+    def: ResourceDef,
+    namespace: string | undefined,
+    query: ListQuery,
+    options: DeleteOptions,
+  ): KubeObject[] {
+    const page = this.list(def, namespace, {
+      labelSelector: query.labelSelector,
+      fieldSelector: query.fieldSelector,
+    });
+    const out: KubeObject[] = [];
+    for (const item of page.items) {
+      const meta = item.object.metadata!;
+      try {
+        out.push(this.delete(def, meta.namespace, meta.name!, options).body);
+      } catch (error) {
+        if (!(error instanceof ApiStatusError && error.statusCode === 404)) throw error;
+      }
+    }
+    return out;
+  }
+
+  /** POST pods/NAME/binding: sets spec.nodeName once. @throws 409 when already bound or being deleted */
+  bind(def: ResourceDef, namespace: string, name: string | undefined, body: unknown): KubeObject {
+    if (!isPlainObject(body)) throw badRequest('the body of the request is not a Binding object');
+    const binding = body as KubeObject & { target?: { kind?: string; name?: string } };
+    if (binding.kind !== undefined && binding.kind !== 'Binding')
+      throw badRequest(`kind: expected Binding, got ${String(binding.kind)}`);
+    const podName = name ?? binding.metadata?.name;
+    if (name !== undefined && binding.metadata?.name !== undefined && binding.metadata.name !== name) {
+      throw badRequest(
+        `metadata.name: the name of the binding (${binding.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (binding.metadata?.namespace && binding.metadata.namespace !== namespace) {
+      throw badRequest(
+        'metadata.namespace: the namespace of the binding does not match the namespace sent on the request',
+      );
+    }
+    const target = binding.target;
+    if (!target?.name) {
+      throw invalid({ kind: 'Binding', name: podName }, [
+        { type: 'FieldValueRequired', message: 'Required value', field: 'target.name' },
+      ]);
+    }
+    if (target.kind && target.kind !== 'Node') {
+      throw invalid({ kind: 'Binding', name: podName }, [
+        {
+          type: 'FieldValueNotSupported',
+          message: `Unsupported value: "${target.kind}": supported values: "Node"`,
+          field: 'target.kind',
+        },
+      ]);
+    }
+    if (!podName) throw badRequest('metadata.name: a binding needs the pod name');
+    const existing = this.get(def, namespace, podName);
+    const pod = clone<KubeObject>(existing);
+    const spec = child(pod, 'spec');
+    if (pod.metadata?.deletionTimestamp)
+      throw conflict({ name: podName }, 'pods', 'pod is being deleted, cannot be assigned to a host');
+    if (spec.nodeName)
+      throw conflict(
+        { name: podName },
+        'pods',
+        `pod ${podName} is already assigned to node "${String(spec.nodeName)}"`,
+      );
+    spec.nodeName = target.name;
+    const annotations = binding.metadata?.annotations;
+    if (annotations && Object.keys(annotations).length) {
+      pod.metadata = { ...pod.metadata, annotations: { ...pod.metadata?.annotations, ...annotations } };
+    }
+    const status = child(pod, 'status');
+    const conditions = ((status.conditions as Obj[] | undefined) ?? []).filter(
+      (c) => c.type !== 'PodScheduled',
+    );
+    conditions.push({
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: this.timestamp(),
+    });
+    status.conditions = conditions;
+    this.store.commit('pods', keyOf(def, namespace, podName), 'MODIFIED', pod);
+    return success(undefined, 201);
+  }
+
+  /** The autoscaling/v1 Scale of a scalable object. */
+  scaleOf(def: ResourceDef, stored: StoredObject): KubeObject {
+    const o = stored.object;
+    const meta = o.metadata ?? {};
+    return {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: {
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        resourceVersion: String(stored.rv),
+        creationTimestamp: meta.creationTimestamp,
+      },
+      spec: {
+        replicas: (fieldAt(o, 'spec.replicas') as number | undefined) ?? def.scale?.defaultReplicas ?? 1,
+      },
+      status: {
+        replicas: (fieldAt(o, 'status.replicas') as number | undefined) ?? 0,
+        selector: selectorString(fieldAt(o, 'spec.selector')),
+      },
+    };
+  }
+
+  /** PUT or PATCH of a Scale: sets spec.replicas on the parent. @throws 409 on a stale resourceVersion */
+  updateScale(def: ResourceDef, namespace: string, name: string, scale: unknown): KubeObject {
+    const body = this.checkBody(def, scale, namespace, 'Scale');
+    const existing = this.get(def, namespace, name);
+    if (body.metadata?.name !== undefined && body.metadata.name !== name) {
+      throw badRequest(
+        `metadata.name: the name of the object (${String(body.metadata.name)}) does not match the name on the URL (${name})`,
+      );
+    }
+    const replicas = fieldAt(body, 'spec.replicas');
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      throw invalid({ group: 'autoscaling', kind: 'Scale', name }, [
+        {
+          type: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+          field: 'spec.replicas',
+        },
+      ]);
+    }
+    const parent = clone<KubeObject>(existing);
+    parent.spec = { ...(parent.spec as Obj), replicas };
+    parent.metadata = {
+      ...parent.metadata,
+      resourceVersion: body.metadata?.resourceVersion || String(existing.rv),
+    };
+    this.replace(def, namespace, name, parent, undefined);
+    return this.scaleOf(def, this.get(def, namespace, name));
+  }
+
+  /**
+   * A list page. `resourceVersion` unset or "0": the current state; with `resourceVersionMatch`
+   * Exact (or with `limit` and no match): the state at that rv, rebuilt from the history (410
+   * Expired when too old); NotOlderThan: the current state, 504 when the rv is in the future.
+   * `continue` resumes the snapshot of the first page (410 when it fell out of the history).
+   */
+  list(def: ResourceDef, namespace: string | undefined, query: ListQuery): ListPage {
+    const rvText = query.resourceVersion ?? '';
+    const match = query.resourceVersionMatch ?? '';
+    if (match && match !== 'Exact' && match !== 'NotOlderThan') {
+      throw invalid({ kind: 'ListOptions', group: 'meta.k8s.io' }, [
+        {
+          type: 'FieldValueNotSupported',
+          message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
+          field: 'resourceVersionMatch',
+        },
+      ]);
+    }
+    if (match && rvText === '')
+      throw listOptionsInvalid(
+        'resourceVersionMatch',
+        'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      );
+    if (match && query.continue)
+      throw listOptionsInvalid(
+        'resourceVersionMatch',
+        'Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      );
+    if (match === 'Exact' && rvText === '0')
+      throw listOptionsInvalid(
+        'resourceVersionMatch',
+        'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      );
+    if (query.limit !== undefined && (!Number.isInteger(query.limit) || query.limit < 0)) {
+      throw badRequest(`limit: must be a non-negative integer`);
+    }
+    const selector: Selector = bothSelectors(
+      labelSelector(query.labelSelector),
+      fieldSelector(query.fieldSelector, def.fieldSelectors),
+    );
+    const id = resourceId(def);
+    let snapshotRv = this.store.currentRv;
+    let source: ReadonlyMap<string, StoredObject>;
+    let start: string | undefined;
+    if (query.continue) {
+      if (rvText !== '' && rvText !== '0')
+        throw badRequest('specifying resource version is not allowed when using continue');
+      const token = decodeContinue(query.continue);
+      if (token.rv < this.store.compactedRv) {
+        throw expired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
+      }
+      snapshotRv = token.rv;
+      start = token.start;
+      source =
+        snapshotRv === this.store.currentRv ? this.store.current(id) : this.store.snapshotAt(id, snapshotRv);
+    } else if (rvText === '' || rvText === '0') {
+      source = this.store.current(id);
+    } else {
+      const rv = parseRv(rvText, 'resourceVersion');
+      if (match === 'Exact' || (match === '' && query.limit !== undefined && query.limit > 0)) {
+        source = this.store.snapshotAt(id, rv);
+        snapshotRv = rv;
+      } else {
+        this.store.checkReachable(Math.max(rv, this.store.compactedRv));
+        source = this.store.current(id);
+      }
+    }
+    const prefix = def.namespaced && namespace ? `${namespace}/` : '';
+    const keys: string[] = [];
+    for (const key of source.keys())
+      if ((prefix === '' || key.startsWith(prefix)) && (start === undefined || key > start)) keys.push(key);
+    keys.sort();
+    const items: StoredObject[] = [];
+    const limit = query.limit && query.limit > 0 ? query.limit : Number.POSITIVE_INFINITY;
+    let i = 0;
+    for (; i < keys.length && items.length < limit; i++) {
+      const stored = source.get(keys[i]!)!;
+      if (selector.empty || selector.matches(stored.object)) items.push(stored);
+    }
+    let more = false;
+    if (i < keys.length) {
+      if (selector.empty) more = true;
+      else
+        for (let j = i; j < keys.length && !more; j++) more = selector.matches(source.get(keys[j]!)!.object);
+    }
+    const page: ListPage = { items, resourceVersion: snapshotRv };
+    if (more) {
+      page.continue = encodeContinue(snapshotRv, keys[i - 1]!);
+      if (selector.empty) page.remainingItemCount = keys.length - i;
+    }
+    return page;
+  }
+}
