@@ -124,7 +124,9 @@ describe('coalescePodUpdates', () => {
       const updates = cold('-a-b-|', { a: up('ADD', 's', pod('a')), b: up('ADD', 's', pod('b')) });
       const logger: Logger = {
         ...silentLogger,
-        error: ((o: Record<string, unknown>) => errors.push(String(o.err))) as Logger['error'],
+        error: ((o: Record<string, unknown>) => {
+          errors.push(String(o.err));
+        }) as Logger['error'],
       };
       const handled = updates.pipe(
         coalescePodUpdates(
