@@ -61,7 +61,7 @@ export const noopWorkQueueMetrics: WorkQueueMetricsProvider = {
  * re-added while it is processed counts in the depth although it is not yet in the queue proper);
  * the queue latency of an item is measured from its first add since its last hand-out; the
  * unfinished-work gauges are refreshed every `updatePeriodMs` while something is being processed
- * and set to 0 as soon as nothing is.
+ * and set to 0 as soon as nothing is; the refresh timer lapses one period after the queue went idle.
  *
  * Teardown: `stop()` cancels the refresh timer; after it the gauges are no longer refreshed.
  */
@@ -79,6 +79,8 @@ export class WorkQueueMetrics<T> {
   private readonly updatePeriodMs: number;
   private ticker: Subscription | undefined;
   private stopped = false;
+  /** True while the unfinished-work gauges already read 0. */
+  private zeroed = true;
 
   constructor(
     provider: WorkQueueMetricsProvider,
@@ -113,9 +115,14 @@ export class WorkQueueMetrics<T> {
       this.addTimes.delete(item);
     }
     if (!this.ticker && !this.stopped) {
-      // Re-arms itself so that the gauges move while work is in progress, and only then.
+      // Re-arms itself while work is in progress; the first tick that finds nothing in progress
+      // lets it lapse (stopping it on every idle moment would cost a timer per item).
       const metrics = this;
       this.ticker = this.scheduler.schedule(function tick() {
+        if (metrics.startTimes.size === 0) {
+          metrics.ticker = undefined;
+          return;
+        }
         metrics.updateUnfinishedWork();
         this.schedule(undefined, metrics.updatePeriodMs);
       }, this.updatePeriodMs);
@@ -148,6 +155,7 @@ export class WorkQueueMetrics<T> {
     }
     this.unfinished.set(total);
     this.longest.set(oldest);
+    this.zeroed = total === 0;
   }
 
   /** Stops refreshing the unfinished-work gauges (the queue is shutting down). */
@@ -158,11 +166,10 @@ export class WorkQueueMetrics<T> {
   }
 
   private idle(): void {
-    this.ticker?.unsubscribe();
-    this.ticker = undefined;
-    if (!this.stopped) {
+    if (!this.stopped && !this.zeroed) {
       this.unfinished.set(0);
       this.longest.set(0);
+      this.zeroed = true;
     }
   }
 }
