@@ -62,6 +62,7 @@ export function httpPodSource(config: HttpPodSourceConfig): Observable<Pod[]> {
   return new Observable<Pod[]>((subscriber) => {
     let closed = false;
     let inFlight: AbortController | undefined;
+    let timer: Subscription | undefined;
     let lastBody: string | undefined;
     let failures = 0;
 
@@ -77,7 +78,7 @@ export function httpPodSource(config: HttpPodSourceConfig): Observable<Pod[]> {
     const poll = async () => {
       const controller = new AbortController();
       inFlight = controller;
-      let timer: Subscription | undefined = scheduler.schedule(() => {
+      timer = scheduler.schedule(() => {
         timer = undefined;
         controller.abort(new TimeoutError(`GET ${config.url}`, timeoutMs));
       }, timeoutMs);
@@ -123,8 +124,11 @@ export function httpPodSource(config: HttpPodSourceConfig): Observable<Pod[]> {
         if (closed) return;
         fail(failureReason(error, controller));
       } finally {
-        timer?.unsubscribe();
-        if (inFlight === controller) inFlight = undefined;
+        if (inFlight === controller) {
+          timer?.unsubscribe();
+          timer = undefined;
+          inFlight = undefined;
+        }
       }
     };
 
@@ -136,6 +140,7 @@ export function httpPodSource(config: HttpPodSourceConfig): Observable<Pod[]> {
     return () => {
       closed = true;
       ticker.unsubscribe();
+      timer?.unsubscribe();
       inFlight?.abort();
     };
   });
