@@ -1,6 +1,7 @@
 // The work queue: client-go's rate-limited, delaying work queue as a single-threaded class with a pull API.
 import { AsyncSubject, asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { DelayingQueue } from './delaying-queue.ts';
+import { InvalidConfigError } from './errors.ts';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import {
   noopWorkQueueMetrics,
@@ -71,13 +72,15 @@ export class WorkQueue<T = string> {
     this.rateLimiter = config.rateLimiter ?? defaultControllerRateLimiter<T>({ scheduler });
     this.delaying = new DelayingQueue<T>({ scheduler, ready: (item) => this.add(item) });
     const provider = config.metrics ?? noopWorkQueueMetrics;
-    if (config.name && provider !== noopWorkQueueMetrics) {
-      this.metrics = new WorkQueueMetrics<T>(
-        provider,
-        config.name,
-        scheduler,
-        config.unfinishedWorkUpdatePeriodMs ?? 500,
+    const period = config.unfinishedWorkUpdatePeriodMs ?? 500;
+    if (!(period > 0) || !Number.isFinite(period)) {
+      throw new InvalidConfigError(
+        'workQueue.unfinishedWorkUpdatePeriodMs',
+        `must be a positive number, got ${period}`,
       );
+    }
+    if (config.name && provider !== noopWorkQueueMetrics) {
+      this.metrics = new WorkQueueMetrics<T>(provider, config.name, scheduler, period);
     }
   }
 

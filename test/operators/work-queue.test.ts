@@ -1,5 +1,6 @@
 // Tests the work queue against the cases of client-go's queue, delaying and rate-limiting queue tests.
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { take as takeFirst, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../operators/rate-limiter.ts';
 import { itemExponentialRateLimiter } from '../../operators/rate-limiter.ts';
@@ -246,6 +247,12 @@ describe('WorkQueue (queue_test.go)', () => {
     expect(q.len()).toBe(1);
   });
 
+  it('rejects a refresh period that is not positive, naming the field', () => {
+    expect(() => workQueue({ unfinishedWorkUpdatePeriodMs: 0 })).toThrow(
+      'workQueue.unfinishedWorkUpdatePeriodMs',
+    );
+  });
+
   it('a long FIFO run keeps order across internal compaction', () => {
     const q = workQueue<number>();
     const out: number[] = [];
@@ -254,6 +261,61 @@ describe('WorkQueue (queue_test.go)', () => {
     for (let i = 5000; i < 6000; i++) q.add(i);
     for (let got = q.poll(); typeof got === 'object'; got = q.poll()) out.push(got.item);
     expect(out).toEqual(Array.from({ length: 6000 }, (_, i) => i));
+  });
+});
+
+describe('WorkQueue.get() (marbles)', () => {
+  const ts = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+  it('values: waits for an add, emits the item once and completes', () => {
+    ts().run(({ cold, expectObservable }) => {
+      const q = workQueue();
+      cold('---a').subscribe((k) => q.add(k));
+      expectObservable(q.get()).toBe('---(a|)');
+    });
+  });
+
+  it('error: never errors; a shutdown on an empty queue completes it empty', () => {
+    ts().run(({ cold, expectObservable }) => {
+      const q = workQueue();
+      cold('--x').subscribe(() => q.shutDown());
+      expectObservable(q.get()).toBe('--|');
+    });
+  });
+
+  it('empty: an already shut down, empty queue completes at once', () => {
+    ts().run(({ expectObservable }) => {
+      const q = workQueue();
+      q.shutDown();
+      expectObservable(q.get()).toBe('|');
+    });
+  });
+
+  it('early unsubscribe: a get given up before the add takes nothing; the item stays queued', () => {
+    ts().run(({ cold, expectObservable, flush }) => {
+      const q = workQueue();
+      cold('---a').subscribe((k) => q.add(k));
+      expectObservable(q.get(), '^-!').toBe('---');
+      flush();
+      expect(q.queued()).toEqual(['a']);
+      expect(q.inFlight()).toBe(0);
+    });
+  });
+
+  it('synchronous: a queued item is taken at subscription; take(1) leaves the rest queued', () => {
+    ts().run(({ expectObservable }) => {
+      const q = workQueue();
+      q.add('a');
+      q.add('b');
+      expectObservable(q.get().pipe(takeFirst(1))).toBe('(a|)');
+    });
+    // After the run's flush: a is in flight, b still queued.
+    const q = workQueue();
+    q.add('a');
+    q.add('b');
+    q.get().pipe(takeFirst(1)).subscribe();
+    expect(q.queued()).toEqual(['b']);
+    expect(q.isProcessing('a')).toBe(true);
   });
 });
 
