@@ -453,3 +453,17 @@ describe('WorkQueue rate-limited adds (rate_limiting_queue_test.go)', () => {
     expect(q.waiting()).toBe(0);
   });
 });
+
+describe('WorkQueue teardown (real timers)', () => {
+  it('shutDown releases the delay timer and the metrics timer', () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const q = workQueue({ name: 'real', metrics: { ...noopWorkQueueMetrics } });
+    q.addAfter('later', 60_000);
+    q.add('now');
+    q.poll(); // starts the unfinished-work refresh
+    expect(timers()).toBe(before + 2);
+    q.shutDown();
+    expect(timers()).toBe(before);
+  });
+});
