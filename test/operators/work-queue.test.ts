@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../operators/rate-limiter.ts';
 import { itemExponentialRateLimiter } from '../../operators/rate-limiter.ts';
 import { type WorkQueue, workQueue } from '../../operators/work-queue.ts';
+import { noopWorkQueueMetrics } from '../../operators/work-queue-metrics.ts';
 
 function virtualClock() {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
