@@ -17,7 +17,7 @@ export interface PodConfigCommandDeps {
   /** Builds the pods' ListerWatcher from `--kubeconfig`; without it `--kubeconfig` is refused. */
   apiserverFromKubeconfig?: (kubeconfig: string) => {
     listerWatcher: ListerWatcher<Pod>;
-    listWatch: ListWatchFn;
+    listWatch?: ListWatchFn;
   };
   /** Where the JSON lines go; default process.stdout. */
   stdout?: { write(line: string): unknown };
