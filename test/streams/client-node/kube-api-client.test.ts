@@ -1,5 +1,5 @@
 // Tests the HTTP ApiClient over a real loopback server: paths and bodies, errors, timeouts, aborts and watches.
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, InvalidInputError, KubeRxError, TimeoutError } from '../../../operators/errors.ts';
 import type { ResourceDescriptor } from '../../../streams/api-client.ts';
@@ -140,7 +140,7 @@ describe('kubeApiClient: requests', () => {
     ],
   ] as const)('%s', async (_name, call, method, url) => {
     const { client, server } = await setup(echo);
-    await firstValueFrom(call(client));
+    await firstValueFrom(call(client) as Observable<unknown>);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]).toMatchObject({ method, url });
     expect(server.requests[0]!.headers.authorization).toBe('Bearer test-token');
