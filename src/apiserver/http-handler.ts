@@ -306,6 +306,11 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
   ): Promise<void> => {
     const { def, namespace, name, subresource } = t;
     const dryRun = q.get('dryRun') === 'All';
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if ((method === 'POST' || method === 'PUT') && contentType !== '' && contentType !== 'application/json' && contentType !== '*/*') {
+      req.resume();
+      throw unsupportedMediaType(contentType);
+    }
     const body = method === 'GET' ? '' : await readBody(req);
     const form =
       method === 'GET' || method === 'PUT' || method === 'POST' || method === 'PATCH'

@@ -1,6 +1,14 @@
 // The Table (meta.k8s.io/v1) and PartialObjectMetadata forms of objects, for kubectl and metadata informers.
 import type { KubeObject } from '../../operators/types.ts';
-import type { ResourceDef } from './resource-table.ts';
+import type { ResourceDef, TableColumn } from './resource-table.ts';
+
+const AGE: TableColumn = {
+  name: 'Age',
+  type: 'string',
+  description: 'Time since the object was created.',
+  priority: 0,
+  cell: () => null,
+};
 
 /** What a Table row's `object` holds, from the `includeObject` query parameter. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -58,41 +66,24 @@ export function toTable(
 ): KubeObject {
   const now = options.now ?? Date.now();
   const include = options.includeObject ?? 'Metadata';
+  // As kube-apiserver's printers do: Name, the default columns, Age, then the `-o wide` ones.
+  const columns = [...def.columns.filter((c) => c.priority === 0), AGE, ...def.columns.filter((c) => c.priority === 1)];
   const columnDefinitions = [
-    {
-      name: 'Name',
-      type: 'string',
-      format: 'name',
-      description: 'Name must be unique within a namespace.',
-      priority: 0,
-    },
-    ...def.columns.map((c) => ({
-      name: c.name,
-      type: c.type,
-      format: '',
-      description: c.description,
-      priority: c.priority,
-    })),
-    {
-      name: 'Age',
-      type: 'string',
-      format: '',
-      description: 'Time since the object was created.',
-      priority: 0,
-    },
+    { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+    ...columns.map((c) => ({ name: c.name, type: c.type, format: '', description: c.description, priority: c.priority })),
   ];
   const rows = items.map((o) => {
     const created = Date.parse(String(o.metadata?.creationTimestamp ?? ''));
     const cells = [
       o.metadata?.name ?? '',
-      ...def.columns.map((c) => {
+      ...columns.map((c) => {
+        if (c === AGE) return Number.isNaN(created) ? '<unknown>' : humanDuration(now - created);
         try {
           return c.cell(o);
         } catch {
           return '<unknown>';
         }
       }),
-      Number.isNaN(created) ? '<unknown>' : humanDuration(now - created),
     ];
     return {
       cells,
