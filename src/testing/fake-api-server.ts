@@ -68,6 +68,8 @@ interface OpenWatch<T extends KubeObject> {
   subscriber: Subscriber<WatchEvent<T>>;
   bookmarks: boolean;
   stalled: boolean;
+  /** False until the response has "arrived" (after any latency); writes before then are replayed from history. */
+  opened: boolean;
   garbleNext: GarbleKind | undefined;
   timers: Subscription[];
 }
@@ -273,6 +275,7 @@ export class FakeApiServer<T extends KubeObject = KubeObject> implements ListerW
         subscriber,
         bookmarks: options.allowWatchBookmarks === true,
         stalled: fault?.kind === 'hang',
+        opened: false,
         garbleNext: undefined,
         timers: [],
       };
@@ -289,6 +292,7 @@ export class FakeApiServer<T extends KubeObject = KubeObject> implements ListerW
   }
 
   #open(w: OpenWatch<T>, options: WatchOptions): void {
+    w.opened = true;
     const rvText = options.resourceVersion ?? '';
     const rv = rvText === '' ? 0 : Number(rvText);
     if (!Number.isFinite(rv)) {
@@ -412,7 +416,7 @@ export class FakeApiServer<T extends KubeObject = KubeObject> implements ListerW
   }
 
   #deliver(w: OpenWatch<T>, event: WatchEvent<T>): void {
-    if (w.stalled || w.subscriber.closed) return;
+    if (!w.opened || w.stalled || w.subscriber.closed) return;
     if (w.garbleNext) {
       const kind = w.garbleNext;
       w.garbleNext = undefined;
@@ -436,7 +440,7 @@ export class FakeApiServer<T extends KubeObject = KubeObject> implements ListerW
   }
 
   #bookmark(w: OpenWatch<T>): void {
-    if (!w.bookmarks || w.stalled || w.subscriber.closed) return;
+    if (!w.bookmarks || !w.opened || w.stalled || w.subscriber.closed) return;
     w.subscriber.next({
       type: 'BOOKMARK',
       object: { kind: 'Object', metadata: { resourceVersion: this.resourceVersion } } as T,
