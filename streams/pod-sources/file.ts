@@ -25,6 +25,8 @@ export interface FilePodSourceConfig {
 }
 
 const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
+/** Manifests read at once during a full re-read; results are applied in file-name order. */
+const READ_CONCURRENCY = 32;
 
 type Read = { ok: true; pod: Pod } | { ok: false; missing: boolean; reason: string };
 
@@ -110,10 +112,15 @@ export function filePodSource(config: FilePodSourceConfig): Observable<Pod[]> {
         isDir = true;
         const names = (await readdir(path)).filter((n) => !n.startsWith('.')).sort();
         const next = new Map<string, Pod>();
-        for (const name of names) {
+        const reads: Read[] = [];
+        for (let i = 0; i < names.length; i += READ_CONCURRENCY) {
           if (closed) return;
+          const batch = names.slice(i, i + READ_CONCURRENCY).map((name) => readManifest(join(path, name)));
+          reads.push(...(await Promise.all(batch)));
+        }
+        for (const [i, name] of names.entries()) {
           const file = join(path, name);
-          const read = await readManifest(file);
+          const read = reads[i]!;
           if (read.ok) next.set(file, read.pod);
           else if (!read.missing && read.reason !== 'not a regular file') {
             logger.warn({ file, reason: read.reason }, 'could not process manifest file');
