@@ -10,7 +10,7 @@ import type { Pod, PodUpdate } from './types.ts';
  * notifications of different sources never interleave.
  *
  * ```
- * file: -a------|      a = [p]   c = []
+ * file: -a------|      a = [p]
  * http: ---b----|      b = [q]
  * out:  -A-B----|      A = ADD file [p]  B = ADD http [q]
  * ```

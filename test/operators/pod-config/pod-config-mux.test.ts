@@ -34,6 +34,18 @@ describe('podConfigMux', () => {
     });
   });
 
+  it('stays quiet on periodic re-reads of an unchanged set and reports only what changed', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const changed = { ...p, spec: { ...p.spec, hostNetwork: true } };
+      const file = cold<Pod[]>('a 19ms a 19ms a 19ms b 19ms b', { a: [p], b: [changed, q] });
+      expectObservable(podConfigMux({ file }).pipe(map(summary))).toBe('a 59ms (bc)', {
+        a: 'ADD file [p]',
+        b: 'ADD file [q]',
+        c: 'UPDATE file [p]',
+      });
+    });
+  });
+
   it('passes a source error through', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const one = cold<Pod[]>('-a-#', { a: [p] });
