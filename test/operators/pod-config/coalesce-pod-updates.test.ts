@@ -187,7 +187,10 @@ describe('coalescePodUpdates', () => {
     const handed: PodUpdate[] = [];
     input
       .pipe(
-        coalescePodUpdates((u) => (handed.length === 0 ? (handed.push(u), gate) : (handed.push(u), of(1)))),
+        coalescePodUpdates((u) => {
+          handed.push(u);
+          return handed.length === 1 ? gate : of(1);
+        }),
       )
       .subscribe();
     input.next(up('ADD', 's', pod('first')));
