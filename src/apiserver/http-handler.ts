@@ -42,6 +42,8 @@ export interface HandlerContext {
   serverAddress: () => string;
   bookmarkIntervalMs: number;
   maxWatchBufferedBytes: number;
+  /** Upper bound of every watch's life in seconds, as kube-apiserver's request timeout; undefined: none. */
+  maxWatchSeconds: number | undefined;
   watches: Set<ActiveWatch>;
 }
 
@@ -307,7 +309,12 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     const { def, namespace, name, subresource } = t;
     const dryRun = q.get('dryRun') === 'All';
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-    if ((method === 'POST' || method === 'PUT') && contentType !== '' && contentType !== 'application/json' && contentType !== '*/*') {
+    if (
+      (method === 'POST' || method === 'PUT') &&
+      contentType !== '' &&
+      contentType !== 'application/json' &&
+      contentType !== '*/*'
+    ) {
       req.resume();
       throw unsupportedMediaType(contentType);
     }
@@ -481,7 +488,13 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       labelSelector(lq.labelSelector),
       fieldSelector(lq.fieldSelector, t.def.fieldSelectors),
     );
-    const timeoutSeconds = intParam(q, 'timeoutSeconds');
+    const requested = intParam(q, 'timeoutSeconds');
+    const timeoutSeconds =
+      ctx.maxWatchSeconds === undefined
+        ? requested
+        : requested === undefined || requested <= 0
+          ? ctx.maxWatchSeconds
+          : Math.min(requested, ctx.maxWatchSeconds);
     let done = false;
     let active: ActiveWatch | undefined;
     active = serveWatch(

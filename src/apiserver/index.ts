@@ -32,6 +32,11 @@ export interface ApiServerOptions {
   historyWindow?: number;
   /** Bytes queued for one watcher above which it is closed as too slow; default 16 MiB. */
   maxWatchBufferedBytes?: number;
+  /**
+   * Ends every watch after this many seconds (clients then rewatch from their last rv), as
+   * kube-apiserver's request timeout does; default: watches live until their own timeoutSeconds.
+   */
+  maxWatchSeconds?: number;
   /** The resource table; default {@link RESOURCES}. */
   resources?: readonly ResourceDef[];
 }
@@ -132,6 +137,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     serverAddress: () => address,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
     maxWatchBufferedBytes: options.maxWatchBufferedBytes ?? 16 * 1024 * 1024,
+    maxWatchSeconds: options.maxWatchSeconds,
     watches,
   });
   const server: Server = certs

@@ -275,10 +275,7 @@ export class Registry {
   ): KubeObject {
     const obj = this.checkBody(def, body, namespace);
     const meta = obj.metadata!;
-    if (meta.resourceVersion)
-      throw badRequest(
-        'metadata.resourceVersion: resourceVersion should not be set on objects to be created',
-      );
+    const presetRv = meta.resourceVersion;
     if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) {
       for (let tries = 0; tries < 8; tries++) {
         meta.name = this.generatedName(meta.generateName);
@@ -301,6 +298,14 @@ export class Registry {
     const key = keyOf(def, meta.namespace, meta.name!);
     if (this.store.get(resourceId(def), key))
       throw alreadyExists({ group: def.group, name: meta.name }, def.resource);
+    if (presetRv) {
+      // kube-apiserver's storage layer refuses this with a bare 500, after validation.
+      throw new ApiStatusError(
+        500,
+        'InternalError',
+        'resourceVersion should not be set on objects to be created',
+      );
+    }
     if (options.dryRun) return obj;
     return this.store.commit(resourceId(def), key, 'ADDED', obj).object;
   }

@@ -67,10 +67,26 @@ export function toTable(
   const now = options.now ?? Date.now();
   const include = options.includeObject ?? 'Metadata';
   // As kube-apiserver's printers do: Name, the default columns, Age, then the `-o wide` ones.
-  const columns = [...def.columns.filter((c) => c.priority === 0), AGE, ...def.columns.filter((c) => c.priority === 1)];
+  const columns = [
+    ...def.columns.filter((c) => c.priority === 0),
+    AGE,
+    ...def.columns.filter((c) => c.priority === 1),
+  ];
   const columnDefinitions = [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-    ...columns.map((c) => ({ name: c.name, type: c.type, format: '', description: c.description, priority: c.priority })),
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      description: 'Name must be unique within a namespace.',
+      priority: 0,
+    },
+    ...columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: '',
+      description: c.description,
+      priority: c.priority,
+    })),
   ];
   const rows = items.map((o) => {
     const created = Date.parse(String(o.metadata?.creationTimestamp ?? ''));

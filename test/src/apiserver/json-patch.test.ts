@@ -11,13 +11,49 @@ describe('jsonPatch', () => {
     ['remove a key', { a: 1, b: 2 }, [{ op: 'remove', path: '/a' }], { b: 2 }],
     ['remove an element', { a: [1, 2, 3] }, [{ op: 'remove', path: '/a/1' }], { a: [1, 3] }],
     ['replace a value', { a: { b: 1 } }, [{ op: 'replace', path: '/a/b', value: 2 }], { a: { b: 2 } }],
-    ['move a value', { a: { b: 1 }, c: {} }, [{ op: 'move', from: '/a/b', path: '/c/d' }], { a: {}, c: { d: 1 } }],
-    ['move within an array', { a: [1, 2, 3] }, [{ op: 'move', from: '/a/0', path: '/a/2' }], { a: [2, 3, 1] }],
-    ['copy a value', { a: { b: [1] } }, [{ op: 'copy', from: '/a/b', path: '/c' }], { a: { b: [1] }, c: [1] }],
-    ['test that passes', { a: [1, { b: 'x' }] }, [{ op: 'test', path: '/a', value: [1, { b: 'x' }] }], { a: [1, { b: 'x' }] }],
-    ['~1 and ~0 escape / and ~', { 'a/b': 1, 'c~d': 2 }, [{ op: 'replace', path: '/a~1b', value: 3 }, { op: 'remove', path: '/c~0d' }], { 'a/b': 3 }],
+    [
+      'move a value',
+      { a: { b: 1 }, c: {} },
+      [{ op: 'move', from: '/a/b', path: '/c/d' }],
+      { a: {}, c: { d: 1 } },
+    ],
+    [
+      'move within an array',
+      { a: [1, 2, 3] },
+      [{ op: 'move', from: '/a/0', path: '/a/2' }],
+      { a: [2, 3, 1] },
+    ],
+    [
+      'copy a value',
+      { a: { b: [1] } },
+      [{ op: 'copy', from: '/a/b', path: '/c' }],
+      { a: { b: [1] }, c: [1] },
+    ],
+    [
+      'test that passes',
+      { a: [1, { b: 'x' }] },
+      [{ op: 'test', path: '/a', value: [1, { b: 'x' }] }],
+      { a: [1, { b: 'x' }] },
+    ],
+    [
+      '~1 and ~0 escape / and ~',
+      { 'a/b': 1, 'c~d': 2 },
+      [
+        { op: 'replace', path: '/a~1b', value: 3 },
+        { op: 'remove', path: '/c~0d' },
+      ],
+      { 'a/b': 3 },
+    ],
     ['the root can be replaced', { a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }], { b: 2 }],
-    ['operations apply in order', { a: [] }, [{ op: 'add', path: '/a/-', value: 1 }, { op: 'add', path: '/a/0', value: 0 }], { a: [0, 1] }],
+    [
+      'operations apply in order',
+      { a: [] },
+      [
+        { op: 'add', path: '/a/-', value: 1 },
+        { op: 'add', path: '/a/0', value: 0 },
+      ],
+      { a: [0, 1] },
+    ],
   ])('%s', (_name, doc, patch, expected) => {
     const before = JSON.stringify(doc);
     expect(jsonPatch(doc, patch)).toEqual(expected);
@@ -27,7 +63,15 @@ describe('jsonPatch', () => {
   it.each([
     ['a failed test', { a: 1 }, [{ op: 'test', path: '/a', value: 2 }], 0],
     ['removing a missing key', { a: 1 }, [{ op: 'remove', path: '/b' }], 0],
-    ['replacing a missing key', { a: 1 }, [{ op: 'add', path: '/b', value: 1 }, { op: 'replace', path: '/c', value: 1 }], 1],
+    [
+      'replacing a missing key',
+      { a: 1 },
+      [
+        { op: 'add', path: '/b', value: 1 },
+        { op: 'replace', path: '/c', value: 1 },
+      ],
+      1,
+    ],
     ['an index out of bounds', { a: [1] }, [{ op: 'add', path: '/a/5', value: 1 }], 0],
     ['a leading zero index', { a: [1, 2] }, [{ op: 'remove', path: '/a/01' }], 0],
     ['a missing parent', { a: 1 }, [{ op: 'add', path: '/x/y', value: 1 }], 0],

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
 
 const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
-if (!KUBECTL) console.warn('kubectl end-to-end tests skipped: kubectl is not installed (.ci/run installs it)');
+if (!KUBECTL)
+  console.warn('kubectl end-to-end tests skipped: kubectl is not installed (.ci/run installs it)');
 
 interface Run {
   code: number;
@@ -22,8 +23,12 @@ describe.skipIf(!KUBECTL)('kubectl against the embedded API server', () => {
 
   const kubectl = (args: string[], input?: string): Promise<Run> =>
     new Promise((resolve) => {
-      const child = execFile(KUBECTL!, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      const child = execFile(
+        KUBECTL!,
+        ['--kubeconfig', kubeconfig, ...args],
+        { timeout: 20_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
       if (input !== undefined) child.stdin!.end(input);
     });
@@ -112,13 +117,24 @@ spec:
     const first = await kubectl(['apply', '-f', file]);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('deployment.apps/web configured');
-    const image = await ok(['get', 'deploy', 'web', '-n', 'shop', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+    const image = await ok([
+      'get',
+      'deploy',
+      'web',
+      '-n',
+      'shop',
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].image}',
+    ]);
     expect(image).toBe('nginx:1.28');
   });
 
   it('gets as JSON and as a table', async () => {
     const json = JSON.parse(await ok(['get', 'pods', '-n', 'shop', '-o', 'json']));
-    expect(json.items.map((p: { metadata: { name: string } }) => p.metadata.name).sort()).toEqual(['back', 'front']);
+    expect(json.items.map((p: { metadata: { name: string } }) => p.metadata.name).sort()).toEqual([
+      'back',
+      'front',
+    ]);
     const table = await ok(['get', 'pods', '-n', 'shop']);
     expect(table.split('\n')[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     expect(table).toMatch(/front\s+0\/1\s+Pending\s+0\s+\d+s/);
@@ -127,17 +143,41 @@ spec:
   });
 
   it('selects by label, labels and annotates', async () => {
-    expect((await ok(['get', 'pods', '-n', 'shop', '-l', 'tier=front', '-o', 'name'])).trim()).toBe('pod/front');
-    expect((await ok(['get', 'pods', '-n', 'shop', '-l', 'tier notin (front)', '-o', 'name'])).trim()).toBe('pod/back');
+    expect((await ok(['get', 'pods', '-n', 'shop', '-l', 'tier=front', '-o', 'name'])).trim()).toBe(
+      'pod/front',
+    );
+    expect((await ok(['get', 'pods', '-n', 'shop', '-l', 'tier notin (front)', '-o', 'name'])).trim()).toBe(
+      'pod/back',
+    );
     await ok(['label', 'pod', 'back', '-n', 'shop', 'extra=yes']);
     await ok(['annotate', 'pod', 'back', '-n', 'shop', 'note=hello']);
     expect((await ok(['get', 'pods', '-n', 'shop', '-l', 'extra', '-o', 'name'])).trim()).toBe('pod/back');
-    expect(await ok(['get', 'pod', 'back', '-n', 'shop', '-o', 'jsonpath={.metadata.annotations.note}'])).toBe('hello');
+    expect(
+      await ok(['get', 'pod', 'back', '-n', 'shop', '-o', 'jsonpath={.metadata.annotations.note}']),
+    ).toBe('hello');
   });
 
   it('patches in all three forms', async () => {
-    await ok(['patch', 'deploy', 'web', '-n', 'shop', '--type=merge', '-p', '{"metadata":{"labels":{"merge":"1"}}}']);
-    await ok(['patch', 'deploy', 'web', '-n', 'shop', '--type=json', '-p', '[{"op":"add","path":"/metadata/labels/json","value":"2"}]']);
+    await ok([
+      'patch',
+      'deploy',
+      'web',
+      '-n',
+      'shop',
+      '--type=merge',
+      '-p',
+      '{"metadata":{"labels":{"merge":"1"}}}',
+    ]);
+    await ok([
+      'patch',
+      'deploy',
+      'web',
+      '-n',
+      'shop',
+      '--type=json',
+      '-p',
+      '[{"op":"add","path":"/metadata/labels/json","value":"2"}]',
+    ]);
     await ok([
       'patch',
       'deploy',
@@ -163,25 +203,52 @@ spec:
 
   it('deletes with each propagation policy, recording it as Kubernetes does', async () => {
     const make = (name: string) =>
-      ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop' } }));
+      ok(
+        ['create', '-f', '-'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'shop' } }),
+      );
     await make('bg');
     await make('orphan');
     await make('fg');
-    expect(await ok(['delete', 'configmap', 'bg', '-n', 'shop', '--cascade=background'])).toContain('deleted');
+    expect(await ok(['delete', 'configmap', 'bg', '-n', 'shop', '--cascade=background'])).toContain(
+      'deleted',
+    );
     expect((await kubectl(['get', 'configmap', 'bg', '-n', 'shop'])).stderr).toMatch(/NotFound/);
     await ok(['delete', 'configmap', 'orphan', '-n', 'shop', '--cascade=orphan', '--wait=false']);
-    expect(await ok(['get', 'configmap', 'orphan', '-n', 'shop', '-o', 'jsonpath={.metadata.finalizers}'])).toBe('["orphan"]');
+    expect(
+      await ok(['get', 'configmap', 'orphan', '-n', 'shop', '-o', 'jsonpath={.metadata.finalizers}']),
+    ).toBe('["orphan"]');
     await ok(['delete', 'configmap', 'fg', '-n', 'shop', '--cascade=foreground', '--wait=false']);
     const fg = JSON.parse(await ok(['get', 'configmap', 'fg', '-n', 'shop', '-o', 'json']));
     expect(fg.metadata.finalizers).toEqual(['foregroundDeletion']);
     expect(fg.metadata.deletionTimestamp).toBeDefined();
     // What the garbage collector would do: drop the finalizer, and the object goes.
-    await ok(['patch', 'configmap', 'fg', '-n', 'shop', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    await ok([
+      'patch',
+      'configmap',
+      'fg',
+      '-n',
+      'shop',
+      '--type=json',
+      '-p',
+      '[{"op":"remove","path":"/metadata/finalizers"}]',
+    ]);
     expect((await kubectl(['get', 'configmap', 'fg', '-n', 'shop'])).stderr).toMatch(/NotFound/);
   });
 
   it('get -w sees ADDED, MODIFIED and DELETED', async () => {
-    const child = spawn(KUBECTL!, ['--kubeconfig', kubeconfig, 'get', 'pods', '-n', 'shop', '-w', '--output-watch-events', '-l', 'w=1']);
+    const child = spawn(KUBECTL!, [
+      '--kubeconfig',
+      kubeconfig,
+      'get',
+      'pods',
+      '-n',
+      'shop',
+      '-w',
+      '--output-watch-events',
+      '-l',
+      'w=1',
+    ]);
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -229,7 +296,12 @@ spec:
   it('reports a refused object with the field named', async () => {
     const r = await kubectl(
       ['create', '-f', '-'],
-      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'Bad_Name' }, spec: { containers: [{ name: 'c' }] } }),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'Bad_Name' },
+        spec: { containers: [{ name: 'c' }] },
+      }),
     );
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/is invalid/);

@@ -10,7 +10,12 @@ describe('mergePatch', () => {
     ['null removes only that key', { a: 'b', b: 'c' }, { a: null }, { b: 'c' }],
     ['an array replaces a scalar', { a: ['b'] }, { a: 'c' }, { a: 'c' }],
     ['a scalar replaces an array', { a: 'c' }, { a: ['b'] }, { a: ['b'] }],
-    ['nested objects merge, nested null removes', { a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
+    [
+      'nested objects merge, nested null removes',
+      { a: { b: 'c' } },
+      { a: { b: 'd', c: null } },
+      { a: { b: 'd' } },
+    ],
     ['arrays are replaced whole', { a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
     ['a non-object patch replaces the document', ['a', 'b'], ['c', 'd'], ['c', 'd']],
     ['an object patch over an array', ['a'], { a: 'b' }, { a: 'b' }],
