@@ -4,6 +4,28 @@ export { DelayingQueue, type DelayingQueueConfig } from '../operators/delaying-q
 export * from '../operators/errors.ts';
 export { type Logger, silentLogger } from '../operators/logger.ts';
 export { type KeyFunc, objectKey, splitObjectKey } from '../operators/object-key.ts';
+export { coalescePodUpdates } from '../operators/pod-config/coalesce-pod-updates.ts';
+export { decodeStaticPods } from '../operators/pod-config/decode-static-pods.ts';
+export { podConfig } from '../operators/pod-config/pod-config.ts';
+export { podConfigMux } from '../operators/pod-config/pod-config-mux.ts';
+export { PodStorage } from '../operators/pod-config/pod-storage.ts';
+export { reflectorPodSet } from '../operators/pod-config/reflector-pod-set.ts';
+export { sourcesReady } from '../operators/pod-config/sources-ready.ts';
+// Kubelet pod configuration
+export type {
+  Pod,
+  PodConfigMode,
+  PodOperation,
+  PodUpdate,
+  SourceUpdate,
+} from '../operators/pod-config/types.ts';
+export {
+  ALL_SOURCE,
+  API_SOURCE,
+  FILE_SOURCE,
+  HTTP_SOURCE,
+  podFullName,
+} from '../operators/pod-config/types.ts';
 export {
   type BucketRateLimiterConfig,
   bucketRateLimiter,
@@ -34,6 +56,10 @@ export {
   type SettableGaugeMetric,
   type WorkQueueMetricsProvider,
 } from '../operators/work-queue-metrics.ts';
+export { apiserverPodSource } from '../streams/pod-sources/apiserver.ts';
+export { filePodSource } from '../streams/pod-sources/file.ts';
+export { httpPodSource } from '../streams/pod-sources/http.ts';
+export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
 export { createLogger, type LoggerConfig, REDACTED_PATHS } from './logging/logger.ts';
 export { metricsRequestHandler } from './metrics/metrics-request-handler.ts';
 export {
