@@ -83,7 +83,7 @@ describe('embedded API server under concurrent writers', () => {
               const r = await request(server, 'PUT', path, { body: got.body });
               if (r.status === 200) record('MODIFIED', r.body);
               else expect([404, 409]).toContain(r.status);
-            } else {
+            } else if (op.kind === 'patch') {
               const [contentType, patch] =
                 op.type === 'json'
                   ? ['application/json-patch+json', [{ op: 'add', path: '/metadata/labels/n', value: stamp }]]
