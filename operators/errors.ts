@@ -80,12 +80,22 @@ export function isExpired(error: unknown): boolean {
   return s.code === 410 || s.reason === 'Expired' || s.reason === 'Gone';
 }
 
-/** "Too large resource version": the server is behind the requested resourceVersion, relist from scratch. */
+/**
+ * "Too large resource version": the server is behind the requested resourceVersion, relist from scratch.
+ * Recognised by the message or by a `ResourceVersionTooLarge` status cause, as apimachinery does.
+ */
 export function isTooLargeResourceVersion(error: unknown): boolean {
   const s = statusOf(error);
-  return (
+  if (
     (s.code === 504 || s.code === 500 || s.reason === 'Timeout') &&
     /too large resource version/i.test(s.message)
+  ) {
+    return true;
+  }
+  const causes =
+    (error instanceof ApiError ? error.status : (error as Status | undefined))?.details?.causes ?? [];
+  return causes.some(
+    (c) => c.type === 'ResourceVersionTooLarge' || c.message === 'Too large resource version',
   );
 }
 

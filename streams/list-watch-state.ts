@@ -348,10 +348,7 @@ function onListFailed(state: ReflectorState, pager: PagerState, error: unknown):
     };
   }
   // The rv itself is gone or ahead of the server: read from "" (a consistent read) at once.
-  if (
-    (isExpired(error) || isTooLargeResourceVersion(error) || hasTooLargeCause(error)) &&
-    !pager.retriedFromScratch
-  ) {
+  if ((isExpired(error) || isTooLargeResourceVersion(error)) && !pager.retriedFromScratch) {
     state.rvUnavailable = true;
     return startPager(state, relistResourceVersion(state), pager.pageSize, true, {
       level: 'info',
@@ -367,14 +364,6 @@ function onListFailed(state: ReflectorState, pager: PagerState, error: unknown):
 }
 
 /** Status cause ResourceVersionTooLarge, which errors.ts's message check does not cover. */
-function hasTooLargeCause(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  const causes = error.status.details?.causes ?? [];
-  return causes.some(
-    (c) => c.type === 'ResourceVersionTooLarge' || c.message === 'Too large resource version',
-  );
-}
-
 function onWatchListEvent(
   state: ReflectorState,
   phase: Extract<ReflectorPhase, { name: 'watchList' }>,
@@ -441,7 +430,7 @@ function onWatchListEnded(
       fields: { error: errorText(error) },
     });
   }
-  if (isExpired(error) || isTooLargeResourceVersion(error) || hasTooLargeCause(error)) {
+  if (isExpired(error) || isTooLargeResourceVersion(error)) {
     state.rvUnavailable = true;
     const t = beginWatchList(state);
     t.log = {
