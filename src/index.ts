@@ -1,7 +1,9 @@
 // The public entry of kube-rx: sources, operators and assemblies, re-exported from their own files.
 
+export { type Backoff, type ExponentialBackoffConfig, exponentialBackoff } from '../operators/backoff.ts';
 export { DelayingQueue, type DelayingQueueConfig } from '../operators/delaying-queue.ts';
 export * from '../operators/errors.ts';
+export { jitter } from '../operators/jitter.ts';
 export { type Logger, silentLogger } from '../operators/logger.ts';
 export { type KeyFunc, objectKey, splitObjectKey } from '../operators/object-key.ts';
 export { coalescePodUpdates } from '../operators/pod-config/coalesce-pod-updates.ts';
@@ -56,9 +58,12 @@ export {
   type SettableGaugeMetric,
   type WorkQueueMetricsProvider,
 } from '../operators/work-queue-metrics.ts';
+// List-and-watch (the Reflector) and backoff
+export { type ListWatchConfig, listWatch } from '../streams/list-watch.ts';
 export { apiserverPodSource } from '../streams/pod-sources/apiserver.ts';
 export { filePodSource } from '../streams/pod-sources/file.ts';
 export { httpPodSource } from '../streams/pod-sources/http.ts';
+export type { ListerWatcher, ListOptions, WatchOptions } from '../streams/ports.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
 export { createLogger, type LoggerConfig, REDACTED_PATHS } from './logging/logger.ts';
 export { metricsRequestHandler } from './metrics/metrics-request-handler.ts';
