@@ -3,13 +3,13 @@ import {
   catchError,
   defaultIfEmpty,
   defer,
+  map,
   type Observable,
   of,
   type SchedulerLike,
   switchMap,
   take,
 } from 'rxjs';
-import { map } from 'rxjs/operators';
 import { ApiError } from '../../operators/errors.ts';
 import {
   afterWrite,

@@ -321,3 +321,27 @@ describe('leaderElection', () => {
     });
   });
 });
+
+describe('leaderElection with real timers', () => {
+  it('leaves no timer or handle behind after unsubscribe (release included)', async () => {
+    const count = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = count();
+    const leases = inMemoryLeases();
+    const states: boolean[] = [];
+    const sub = leaderElection({
+      client: leases.client({ latency: 5 }),
+      namespace: 'ns',
+      name: 'lock',
+      identity: 'a',
+      leaseDuration: 1_000,
+      renewDeadline: 800,
+      retryPeriod: 100,
+    }).subscribe((v) => states.push(v));
+    while (states.at(-1) !== true) await new Promise((r) => setTimeout(r, 5));
+    expect(count()).toBeGreaterThan(before);
+    sub.unsubscribe();
+    await new Promise((r) => setTimeout(r, 30)); // the background release has a 5 ms latency
+    expect(leases.get('ns', 'lock')?.spec?.holderIdentity).toBe('');
+    expect(count()).toBeLessThanOrEqual(before);
+  });
+});
