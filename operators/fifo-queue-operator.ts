@@ -6,11 +6,12 @@ import {
   type OperatorFunction,
   type SchedulerLike,
   Subscriber,
-  type Subscription,
+  Subscription,
 } from 'rxjs';
 import { InvalidConfigError } from './errors.ts';
 import { type FifoItem, type FifoMode, type FifoOptions, FifoQueue } from './fifo-queue.ts';
 import { silentLogger } from './logger.ts';
+
 import type { KubeObject, ReflectorEvent } from './types.ts';
 
 /**
@@ -20,7 +21,10 @@ import type { KubeObject, ReflectorEvent } from './types.ts';
  * ObservableInput completes (or errors).
  */
 export interface FifoConfig<T extends KubeObject = KubeObject, R = never> extends FifoOptions<T> {
-  /** The consumer. Its values are emitted as `Processed` events; a throw or error becomes a `Failed` event. */
+  /**
+   * The consumer. Its values are emitted as `Processed` events; a throw or error becomes a `Failed`
+   * event. Returning an array (e.g. `[]`) is the synchronous fast path.
+   */
   process: (item: FifoItem<T>, isInInitialList: boolean) => ObservableInput<R>;
   /** Each value triggers a Resync (Sync deltas for known keys with nothing queued). */
   resync$?: Observable<unknown>;
@@ -90,6 +94,24 @@ export function fifoOperator<T extends KubeObject, R>(
           logger.error({ err: error, key }, 'processing an item failed');
           if (!subscriber.closed) subscriber.next({ type: 'Failed', key, item, error });
         };
+        let input: ObservableInput<R>;
+        active.set(key, Subscription.EMPTY); // a placeholder while `process` runs
+        try {
+          input = config.process(item, isInInitialList);
+        } catch (error) {
+          fail(error);
+          settle(key);
+          return;
+        }
+        if (Array.isArray(input)) {
+          // fast path for synchronous consumers: no subscription per item
+          for (const result of input as R[]) {
+            if (subscriber.closed) return;
+            subscriber.next({ type: 'Processed', key, result, isInInitialList });
+          }
+          settle(key);
+          return;
+        }
         const inner = new Subscriber<R>({
           next: (result) => subscriber.next({ type: 'Processed', key, result, isInInitialList }),
           error: (error: unknown) => {
@@ -99,15 +121,6 @@ export function fifoOperator<T extends KubeObject, R>(
           complete: () => settle(key),
         });
         active.set(key, inner);
-        let input: ObservableInput<R>;
-        try {
-          input = config.process(item, isInInitialList);
-        } catch (error) {
-          inner.unsubscribe();
-          fail(error);
-          settle(key);
-          return;
-        }
         from(input).subscribe(inner);
       };
 

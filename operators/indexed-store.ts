@@ -69,6 +69,8 @@ const EMPTY_KEYS: readonly string[] = Object.freeze([]);
 interface Shared<T extends KubeObject> {
   readonly keyFunc: KeyFunc<T>;
   readonly indexers: Indexers<T>;
+  /** `indexers` as entries, computed once for the write path. */
+  readonly indexerList: readonly (readonly [string, IndexFunc<T>])[];
   readonly freeze: FreezeMode;
 }
 
@@ -116,6 +118,7 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements KnownObj
     const shared: Shared<T> = Object.freeze({
       keyFunc: (config.keyFunc ?? objectKey) as KeyFunc<T>,
       indexers: Object.freeze(indexers),
+      indexerList: Object.freeze(Object.entries(indexers)),
       freeze: config.freeze ?? 'shallow',
     });
     const indices: Record<string, Index> = {};
@@ -253,7 +256,7 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements KnownObj
   replace(list: readonly T[], resourceVersion = ''): IndexedStore<T> {
     const keys = list.map((obj) => this.#shared.keyFunc(obj));
     for (const obj of list) this.#freeze(obj);
-    const items = PersistentMap.fromEntries(keys.map((k, i) => [k, list[i]!] as const));
+    const items = PersistentMap.fromArrays(keys, list);
     return new IndexedStore(
       items,
       this.#buildIndices(items, this.#shared.indexers),
@@ -270,9 +273,11 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements KnownObj
     const conflicts = Object.keys(indexers).filter((n) => Object.hasOwn(this.#shared.indexers, n));
     if (conflicts.length > 0)
       throw new InvalidConfigError('indexers', `indexer conflict: ${conflicts.join(', ')}`);
+    const all = Object.freeze({ ...this.#shared.indexers, ...indexers });
     const shared: Shared<T> = Object.freeze({
       ...this.#shared,
-      indexers: Object.freeze({ ...this.#shared.indexers, ...indexers }),
+      indexers: all,
+      indexerList: Object.entries(all),
     });
     const indices = { ...this.#indices, ...this.#buildIndices(this.#items, indexers) };
     return new IndexedStore(this.#items, Object.freeze(indices), shared, this.resourceVersion);
@@ -295,7 +300,7 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements KnownObj
 
   #reindex(key: string, old: T | undefined, next: T | undefined): Readonly<Record<string, Index>> {
     let changed: Record<string, Index> | undefined;
-    for (const [name, fn] of Object.entries(this.#shared.indexers)) {
+    for (const [name, fn] of this.#shared.indexerList) {
       const before = this.#values(name, fn, key, old);
       const after = this.#values(name, fn, key, next);
       if (before.length === 1 && after.length === 1 && before[0] === after[0]) continue;
@@ -327,11 +332,13 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements KnownObj
           else byValue.set(value, [key]);
         }
       });
-      out[name] = PersistentMap.fromEntries(
-        [...byValue].map(
-          ([value, keys]) => [value, PersistentMap.fromEntries(keys.map((k) => [k, true] as const))] as const,
-        ),
-      );
+      const values: string[] = [];
+      const sets: KeySet[] = [];
+      for (const [value, keys] of byValue) {
+        values.push(value);
+        sets.push(PersistentMap.fromArrays(keys, new Array<true>(keys.length).fill(true)));
+      }
+      out[name] = PersistentMap.fromArrays(values, sets);
     }
     return Object.freeze(out);
   }

@@ -204,6 +204,19 @@ export class PersistentMap<V> {
     return size === 0 ? PersistentMap.empty() : new PersistentMap(root, size);
   }
 
+  /** Builds a map from parallel arrays of keys and values (no tuple per entry); later duplicates win. */
+  static fromArrays<V>(keys: readonly string[], values: readonly V[]): PersistentMap<V> {
+    const edit = {};
+    let root: TrieNode | undefined;
+    let size = 0;
+    for (let i = 0; i < keys.length; i++) {
+      sizeChanged = false;
+      root = setIn(root, 0, hashOf(keys[i]!), keys[i]!, values[i], edit);
+      if (sizeChanged) size++;
+    }
+    return size === 0 ? PersistentMap.empty() : new PersistentMap(root, size);
+  }
+
   get(key: string): V | undefined {
     let node = this.#root;
     const hash = hashOf(key);

@@ -91,3 +91,19 @@ describe('PersistentMap', () => {
     expect(sum).toBe((n / 2) * (n / 2)); // sum of the odd numbers below n
   });
 });
+
+describe('PersistentMap.fromArrays', () => {
+  it('equals fromEntries over the zipped arrays', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, fc.integer()), { maxLength: 300 }), (entries) => {
+        const a = PersistentMap.fromArrays(
+          entries.map(([k]) => k),
+          entries.map(([, v]) => v),
+        );
+        expect(sorted(a)).toEqual(sorted(PersistentMap.fromEntries(entries)));
+        expect(a.size).toBe(new Map(entries).size);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
