@@ -125,6 +125,14 @@ describe('deltaFifo', () => {
     });
   });
 
+  it('takes an array from the consumer as its synchronous results', () => {
+    const seen: unknown[] = [];
+    of(added('a'), added('b'))
+      .pipe(deltaFifo<KubeObject, string>({ process: (item) => [item.key, `${item.key}!`] }))
+      .subscribe((e) => seen.push(e.type === 'Processed' ? e.result : e.type));
+    expect(seen).toEqual(['Synced', 'a', 'a!', 'b', 'b!']);
+  });
+
   it('reports a failing consumer as Failed and carries on', () => {
     const seen: string[] = [];
     of(added('a'), added('b'), added('c'))
