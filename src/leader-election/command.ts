@@ -1,0 +1,136 @@
+// `kube-rx leader-elect`: campaigns for a Lease, prints each leadership change, releases it on SIGTERM.
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { Command, InvalidArgumentError } from 'commander';
+import { lastValueFrom, tap } from 'rxjs';
+import type { Logger } from '../../operators/logger.ts';
+import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
+import { type LeaseClient, leaseClient } from '../../streams/lease-client.ts';
+import { createLogger } from '../logging/logger.ts';
+import { leaderElection } from './leader-election.ts';
+
+/** Parses `15s`, `500ms`, `1m` or a bare number of milliseconds. */
+export function durationArg(flag: string): (value: string) => number {
+  return (value) => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+    if (!m) throw new InvalidArgumentError(`${flag}: not a duration (e.g. 15s, 500ms): ${value}`);
+    const n = Number(m[1]);
+    return m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n;
+  };
+}
+
+function positiveNumber(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!(n > 0)) throw new InvalidArgumentError(`${flag}: must be a number > 0, got ${value}`);
+    return n;
+  };
+}
+
+/** What the command talks to; tests inject their own. */
+export interface LeaderElectDeps {
+  /** Lease API; default built from `--kubeconfig` (or the default loading rules). */
+  client?: LeaseClient;
+  /** Where change lines go; default stdout. */
+  out?: { write(line: string): unknown };
+  /** Where SIGINT/SIGTERM come from; default `process`. */
+  signals?: EventEmitter;
+  /** Called on a second signal; default `process.exit(1)`. */
+  exitNow?: () => void;
+  logger?: Logger;
+}
+
+/**
+ * The `leader-elect` subcommand: one JSON line per change on stdout (`{"leading":true,"identity":...}`).
+ * The first SIGINT/SIGTERM stops leading, releases the lease and exits 0; a second one exits at once.
+ * @param deps injected client, output and signal source (tests)
+ * @returns the commander command
+ */
+export function leaderElectCommand(deps: LeaderElectDeps = {}): Command {
+  return new Command('leader-elect')
+    .description('Campaign for a coordination.k8s.io/v1 Lease and print leadership changes (client-go rules)')
+    .requiredOption('--lease-name <name>', 'name of the Lease used as the lock')
+    .option('--lease-namespace <namespace>', 'namespace of the Lease', 'kube-system')
+    .option('--identity <id>', 'this candidate’s identity (default: hostname_uuid)')
+    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)')
+    .option('--lease-duration <d>', 'lease duration', durationArg('--lease-duration'), 15_000)
+    .option('--renew-deadline <d>', 'renew deadline', durationArg('--renew-deadline'), 10_000)
+    .option('--retry-period <d>', 'retry period', durationArg('--retry-period'), 2_000)
+    .option(
+      '--kube-api-qps <qps>',
+      'writes per second to the API server',
+      positiveNumber('--kube-api-qps'),
+      5,
+    )
+    .option('--kube-api-burst <n>', 'write burst to the API server', positiveNumber('--kube-api-burst'), 10)
+    .action(
+      async (opts: {
+        leaseName: string;
+        leaseNamespace: string;
+        identity?: string;
+        kubeconfig?: string;
+        leaseDuration: number;
+        renewDeadline: number;
+        retryPeriod: number;
+        kubeApiQps: number;
+        kubeApiBurst: number;
+      }) => {
+        const logger = (deps.logger ?? createLogger()).child({ command: 'leader-elect' });
+        const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
+        const api = deps.client
+          ? undefined
+          : kubeApiClient({
+              kubeConfig: opts.kubeconfig ? { from: 'file', path: opts.kubeconfig } : { from: 'default' },
+              qps: opts.kubeApiQps,
+              burst: opts.kubeApiBurst,
+              logger,
+            });
+        const client = deps.client ?? leaseClient(api!);
+        const out = deps.out ?? process.stdout;
+        const signals = deps.signals ?? process;
+        const exitNow = deps.exitNow ?? (() => process.exit(1));
+        const stop = new AbortController();
+        let signalled = 0;
+        const onSignal = (signal: string) => {
+          signalled += 1;
+          if (signalled > 1) {
+            logger.warn({ signal }, 'second signal: exiting at once');
+            exitNow();
+            return;
+          }
+          logger.info({ signal }, 'stopping: releasing the lease');
+          stop.abort();
+        };
+        signals.on('SIGINT', onSignal);
+        signals.on('SIGTERM', onSignal);
+        try {
+          await lastValueFrom(
+            leaderElection({
+              client,
+              namespace: opts.leaseNamespace,
+              name: opts.leaseName,
+              identity,
+              leaseDuration: opts.leaseDuration,
+              renewDeadline: opts.renewDeadline,
+              retryPeriod: opts.retryPeriod,
+              onNewLeader: (holder) => logger.info({ holder }, 'leader'),
+              signal: stop.signal,
+              logger,
+            }).pipe(
+              tap((leading) => {
+                out.write(
+                  `${JSON.stringify({ leading, identity, lease: `${opts.leaseNamespace}/${opts.leaseName}` })}\n`,
+                );
+              }),
+            ),
+            { defaultValue: false },
+          );
+        } finally {
+          signals.off('SIGINT', onSignal);
+          signals.off('SIGTERM', onSignal);
+          api?.close();
+        }
+      },
+    );
+}
