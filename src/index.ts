@@ -2,10 +2,62 @@
 
 export { type Backoff, type ExponentialBackoffConfig, exponentialBackoff } from '../operators/backoff.ts';
 export { DelayingQueue, type DelayingQueueConfig } from '../operators/delaying-queue.ts';
+export { deltaFifo } from '../operators/delta-fifo.ts';
 export * from '../operators/errors.ts';
+export {
+  escapeFieldValue,
+  type FieldRequirement,
+  type FieldSelector,
+  fieldSelectorFromSet,
+  fieldValue,
+  parseFieldSelector,
+  unescapeFieldValue,
+} from '../operators/field-selector.ts';
+export {
+  dedupDeleted,
+  FifoContractError,
+  type FifoItem,
+  type FifoMode,
+  type FifoOptions,
+  FifoQueue,
+  type FifoQueueConfig,
+  type Popped,
+} from '../operators/fifo-queue.ts';
+export type { FifoConfig, FifoEvent } from '../operators/fifo-queue-operator.ts';
+// FIFOs, the indexed store, listers and selectors
+export {
+  createIndexedStore,
+  type FreezeMode,
+  IndexedStore,
+  type IndexedStoreConfig,
+  type Indexers,
+  type IndexFunc,
+  IndexFuncError,
+  type KnownObjects,
+  NAMESPACE_INDEX,
+  namespaceIndexFunc,
+  UnknownIndexError,
+} from '../operators/indexed-store.ts';
 export { jitter } from '../operators/jitter.ts';
+export {
+  everythingLabelSelector,
+  type LabelOperator,
+  type LabelRequirement,
+  type LabelSelector,
+  type LabelSelectorObject,
+  labelKeyErrors,
+  labelRequirement,
+  labelSelectorFromObject,
+  labelSelectorFromRequirements,
+  labelSelectorFromSet,
+  labelValueErrors,
+  nothingLabelSelector,
+  parseLabelSelector,
+} from '../operators/label-selector.ts';
+export { type Lister, lister, type NamespaceLister, type SelectorInput } from '../operators/lister.ts';
 export { type Logger, silentLogger } from '../operators/logger.ts';
 export { type KeyFunc, objectKey, splitObjectKey } from '../operators/object-key.ts';
+export { PersistentMap } from '../operators/persistent-map.ts';
 export { coalescePodUpdates } from '../operators/pod-config/coalesce-pod-updates.ts';
 export { decodeStaticPods } from '../operators/pod-config/decode-static-pods.ts';
 export { podConfig } from '../operators/pod-config/pod-config.ts';
@@ -38,6 +90,7 @@ export {
   type RateLimiter,
   withMaxWaitRateLimiter,
 } from '../operators/rate-limiter.ts';
+export { realFifo } from '../operators/real-fifo.ts';
 export {
   type ReconcileConfig,
   type ReconcileOutcome,
@@ -46,6 +99,8 @@ export {
   type Reconciler,
   reconcileWith,
 } from '../operators/reconcile.ts';
+export { applyDeltas, reflect, type StoreChange, type StoreUpdate } from '../operators/reflect.ts';
+export { createStoreCell, StoreCell } from '../operators/store-cell.ts';
 // Vocabulary
 export * from '../operators/types.ts';
 // Work queues, rate limiters, reconcilers, metrics
