@@ -29,6 +29,7 @@ function run(args: string[]) {
     });
     void exited.then(() => reject(new Error(`exited: ${stderr}`)));
   });
+  firstLine.catch(() => undefined); // a child that exits early is a failure only where the line is awaited
   return { proc, exited, firstLine, stderr: () => stderr };
 }
 
