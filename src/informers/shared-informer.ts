@@ -432,7 +432,11 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
         name: this.name,
         scheduler: this.#scheduler,
         logger: this.#config.logger ?? silentLogger,
-        health: { next: (h) => this.#health$.next(h) },
+        health: {
+          next: (h) => {
+            if (this.#run === run) this.#health$.next(h);
+          },
+        },
       });
     }
     const period = this.#resyncCheckMs;
@@ -469,7 +473,9 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     this.#resyncCheckMs = this.#defaultResyncMs;
     if (this.#synced$.value) this.#synced$.next(false);
     const health = this.#health$.value;
-    if (health.state !== 'stopped') this.#health$.next({ ...health, state: 'stopped', synced: false });
+    if (health.state !== 'stopped' || health.synced) {
+      this.#health$.next({ ...health, state: 'stopped', synced: false });
+    }
     this.#logger.debug('stopped');
   }
 
