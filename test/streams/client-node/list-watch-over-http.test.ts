@@ -1,0 +1,89 @@
+// listWatch over the HTTP ApiClient against the embedded API server: survives server-side watch closes and a 410 without losing an update.
+import { firstValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject, ReflectorEvent } from '../../../operators/types.ts';
+import { startApiServer } from '../../../src/apiserver/index.ts';
+import { listerWatcher, type ResourceDescriptor } from '../../../streams/api-client.ts';
+import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { listWatch } from '../../../streams/list-watch.ts';
+import { until } from './loopback-server.ts';
+
+const CONFIGMAPS: ResourceDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+};
+
+let api: Awaited<ReturnType<typeof startApiServer>>;
+let client: KubeApiClient;
+beforeAll(async () => {
+  // every watch is closed by the server after 1 s; a tiny history makes resumes hit 410 Expired
+  api = await startApiServer({ maxWatchSeconds: 1, historyWindow: 3, bookmarkIntervalMs: 300 });
+  client = kubeApiClient({
+    kubeConfig: { from: 'string', yaml: api.kubeconfig },
+    qps: Number.POSITIVE_INFINITY,
+  });
+});
+afterAll(async () => {
+  client.close();
+  await api.close();
+});
+
+describe('listWatch over HTTP', () => {
+  it('keeps a cache equal to the server across server-side watch closes and a 410', async () => {
+    const cache = new Map<string, string>();
+    const apply = (e: ReflectorEvent<KubeObject>) => {
+      if (e.type === 'Replace') {
+        cache.clear();
+        for (const o of e.items) cache.set(o.metadata!.name!, o.metadata!.resourceVersion!);
+      } else if (e.type === 'Deleted') cache.delete(e.object.metadata!.name!);
+      else if (e.type !== 'Bookmark')
+        cache.set(e.object.metadata!.name!, e.object.metadata!.resourceVersion!);
+    };
+    const inner = listerWatcher(client, CONFIGMAPS, { namespace: 'default' });
+    const calls = { list: 0, watch: 0 };
+    const counted = {
+      list: (o: Parameters<typeof inner.list>[0]) => {
+        calls.list += 1;
+        return inner.list(o);
+      },
+      watch: (o: Parameters<typeof inner.watch>[0]) => {
+        calls.watch += 1;
+        // fault: the second watch resumes from a compacted resourceVersion, so the server answers 410
+        return inner.watch(calls.watch === 2 ? { ...o, resourceVersion: '1' } : o);
+      },
+    };
+    const sub = listWatch(counted, {
+      watchList: false,
+      backoff: () => ({ next: () => 50, reset: () => {} }),
+    }).subscribe(apply);
+    for (let i = 0; i < 30; i += 1) {
+      const name = `cm${i % 7}`;
+      const existing = await firstValueFrom(client.get(CONFIGMAPS, name, { namespace: 'default' })).catch(
+        () => undefined,
+      );
+      if (existing && i % 5 === 0)
+        await firstValueFrom(client.delete(CONFIGMAPS, name, { namespace: 'default' }));
+      else if (existing) {
+        await firstValueFrom(client.update(CONFIGMAPS, { ...existing, data: { i: String(i) } }));
+      } else
+        await firstValueFrom(
+          client.create(CONFIGMAPS, { metadata: { name, namespace: 'default' }, data: { i: String(i) } }),
+        );
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    const server = async () => {
+      const list = await firstValueFrom(client.list(CONFIGMAPS, { namespace: 'default' }));
+      return new Map(list.items.map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
+    };
+    const expected = await server();
+    await until(() => JSON.stringify([...cache].sort()) === JSON.stringify([...expected].sort()), 5_000);
+    sub.unsubscribe();
+    expect([...cache].sort()).toEqual([...expected].sort());
+    // the server closed watches every second; the 410 on the second watch forced a relist
+    expect(calls.watch).toBeGreaterThanOrEqual(3);
+    expect(calls.list).toBeGreaterThanOrEqual(2);
+  }, 20_000);
+});
