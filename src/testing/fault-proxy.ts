@@ -47,6 +47,8 @@ export interface FaultProxyConfig {
   logger?: Logger;
   /** How many injected faults `injected` keeps (the oldest are dropped); default 10 000. */
   maxRecorded?: number;
+  /** Called as each fault is injected (a throw is logged and ignored). */
+  onFault?: (fault: InjectedFault) => void;
 }
 
 /** One injected fault, as `injected` lists it. */
@@ -229,6 +231,11 @@ export async function startFaultProxy(config: FaultProxyConfig): Promise<FaultPr
     injected.push(fault);
     if (injected.length > maxRecorded) injected.splice(0, injected.length - maxRecorded);
     log.info({ ...fault }, `injecting ${fault.kind}`);
+    try {
+      config.onFault?.(fault);
+    } catch (error) {
+      log.error({ err: error }, 'onFault threw');
+    }
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
