@@ -69,8 +69,9 @@ export function decodeWatchLines(resource: string): OperatorFunction<string, Wat
     new Observable<WatchEvent>((subscriber) => {
       let pending = '';
       const emit = (line: string): boolean => {
-        const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
-        if (trimmed.trim() === '') return true;
+        const trimmed = line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
+        // blank lines are skipped; only a line that starts with whitespace can be blank
+        if (trimmed.length === 0 || (trimmed.charCodeAt(0) <= 32 && trimmed.trim() === '')) return true;
         let event: WatchEvent;
         try {
           event = parseWatchLine(trimmed, resource);
