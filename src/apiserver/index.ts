@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import { servingCertificates } from './certificates.ts';
@@ -143,6 +143,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const server: Server = certs
     ? createHttpsServer({ cert: certs.certPem, key: certs.keyPem, ALPNProtocols: ['http/1.1'] }, handler)
     : createHttpServer(handler);
+  // Every TCP socket, including ones still in their TLS handshake, so close() can end them all.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.keepAliveTimeout = 60_000;
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
@@ -176,6 +182,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
           resolve();
         });
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
       });
       return closing;
     },
