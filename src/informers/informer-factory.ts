@@ -102,6 +102,7 @@ export function informerFactory(config: InformerFactoryConfig): InformerFactory 
     const tweak = <O extends ListOptions | WatchOptions>(options: O): O & NamespaceOption => {
       const copy = { ...options } as O & NamespaceOption;
       config.tweakListOptions?.(copy as ListOptions & WatchOptions);
+      delete copy.namespace; // the factory, not the tweak, decides where to look
       return { ...copy, ...scope };
     };
     return {

@@ -57,6 +57,7 @@ export function waitForCacheSync(
   const abort = options.signal;
   return new Promise<boolean>((resolve) => {
     let done = false;
+    let sub: { unsubscribe(): void } | undefined;
     const finish = (value: boolean) => {
       if (done) return;
       done = true;
@@ -77,7 +78,6 @@ export function waitForCacheSync(
       finish(true);
       return;
     }
-    let sub: { unsubscribe(): void } | undefined;
     sub = all$.subscribe({ next: () => finish(true) });
     if (done) {
       sub.unsubscribe();

@@ -1,0 +1,213 @@
+// informerFactory and waitForCacheSync: sharing by resource, namespace and list-option tweaks, start/shutdown, sync results and abort.
+import { NEVER, Observable, Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { dropManagedFields } from '../../../src/informers/drop-managed-fields.ts';
+import { informerFactory, resourceName } from '../../../src/informers/informer-factory.ts';
+import { toPartialObjectMetadata } from '../../../src/informers/metadata-informer.ts';
+import { waitForCacheSync } from '../../../src/informers/wait-for-cache-sync.ts';
+import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
+import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
+import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
+import type { ListOptions, WatchOptions } from '../../../streams/ports.ts';
+
+const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
+const NODES: ResourceDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'nodes',
+  kind: 'Node',
+  namespaced: false,
+};
+const DEPLOYMENTS: ResourceDescriptor = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+};
+
+/** An ApiClient whose lists and watches go to one fake server per resource, recording the options. */
+function fakeClient(servers: Record<string, FakeApiServer>) {
+  const calls: { resource: string; options: ListOptions & WatchOptions & { namespace?: string } }[] = [];
+  const client = {
+    list: (r: ResourceDescriptor, options = {}) => {
+      calls.push({ resource: r.plural, options });
+      return servers[r.plural]!.list(options);
+    },
+    watch: (r: ResourceDescriptor, options = {}) => {
+      calls.push({ resource: r.plural, options });
+      return servers[r.plural]!.watch(options);
+    },
+  } as unknown as ApiClient;
+  return { client, calls };
+}
+
+describe('informerFactory', () => {
+  it('returns the same informer per resource and scopes namespaced resources to its namespace, after the tweak', () => {
+    const clock = new VirtualClock();
+    const pods = new FakeApiServer({ scheduler: clock.scheduler });
+    const nodes = new FakeApiServer({ scheduler: clock.scheduler });
+    const { client, calls } = fakeClient({ pods, nodes });
+    const factory = informerFactory({
+      client,
+      namespace: 'prod',
+      scheduler: clock.scheduler,
+      tweakListOptions: (o) => {
+        o.labelSelector = 'app=web';
+        (o as { namespace?: string }).namespace = 'ignored';
+      },
+    });
+    const a = factory.forResource(PODS);
+    expect(factory.forResource(PODS)).toBe(a);
+    expect(factory.forResource(NODES)).not.toBe(a);
+    factory.start();
+    expect(a.running).toBe(true);
+    expect(calls.map((c) => [c.resource, c.options.namespace, c.options.labelSelector])).toEqual([
+      ['pods', 'prod', 'app=web'],
+      ['nodes', undefined, 'app=web'],
+    ]);
+    factory.shutdown();
+    expect(a.running).toBe(false);
+    factory.start();
+    expect(a.running).toBe(false);
+  });
+
+  it('start() starts only informers not started yet; later ones need another start()', () => {
+    const clock = new VirtualClock();
+    const servers = {
+      pods: new FakeApiServer({ scheduler: clock.scheduler }),
+      deployments: new FakeApiServer({ scheduler: clock.scheduler }),
+    };
+    const { client } = fakeClient(servers);
+    const factory = informerFactory({ client, scheduler: clock.scheduler });
+    const pods = factory.forResource(PODS);
+    factory.start();
+    const deployments = factory.forResource(DEPLOYMENTS);
+    expect(deployments.running).toBe(false);
+    factory.start();
+    expect([pods.running, deployments.running]).toEqual([true, true]);
+    factory.shutdown();
+  });
+
+  it('waitForCacheSync reports per resource, false for one that cannot sync before the abort', async () => {
+    const clock = new VirtualClock();
+    const pods = new FakeApiServer({ scheduler: clock.scheduler });
+    const nodes = new FakeApiServer({ scheduler: clock.scheduler });
+    nodes.inject({ type: 'hangNext', op: 'watch' });
+    const { client } = fakeClient({ pods, nodes });
+    const factory = informerFactory({ client, scheduler: clock.scheduler, listWatch: { watchList: false } });
+    factory.forResource(PODS);
+    factory.forResource(NODES);
+    nodes.inject({ type: 'hangNext', op: 'list' });
+    factory.start();
+    const controller = new AbortController();
+    const result = factory.waitForCacheSync(controller.signal);
+    controller.abort();
+    expect(await result).toEqual({ pods: true, nodes: false });
+    factory.shutdown();
+  });
+
+  it('applies customResyncMs by resource name and the factory transform', () => {
+    const clock = new VirtualClock();
+    const pods = new FakeApiServer({ scheduler: clock.scheduler });
+    pods.upsert({ metadata: { name: 'a', namespace: 'n', managedFields: [{ manager: 'x' }] } });
+    const { client } = fakeClient({ pods });
+    const factory = informerFactory({
+      client,
+      scheduler: clock.scheduler,
+      customResyncMs: { pods: 10_000 },
+      transform: dropManagedFields,
+    });
+    const informer = factory.forResource(PODS, { indexers: { byName: (o) => [o.metadata?.name ?? ''] } });
+    const syncs: string[] = [];
+    informer.addEventHandler({ onUpdate: (_o, n) => void syncs.push(n.metadata!.name!) });
+    expect(informer.getStore().getByKey('n/a')?.metadata).not.toHaveProperty('managedFields');
+    clock.advance(10_000);
+    expect(syncs).toEqual(['a']);
+    factory.forResource(PODS, { indexers: { byName: (o) => [o.metadata?.name ?? ''], other: () => ['x'] } });
+    expect(Object.keys(informer.getStore().getIndexers()).sort()).toEqual(['byName', 'namespace', 'other']);
+    expect(factory.metadataForResource(PODS)).not.toBe(informer);
+  });
+
+  it('names resources as client-go keys them', () => {
+    expect([resourceName(PODS), resourceName(DEPLOYMENTS), resourceName(PODS, true)]).toEqual([
+      'pods',
+      'deployments.apps',
+      'pods (metadata)',
+    ]);
+  });
+
+  it('rejects a missing client', () => {
+    expect(() => informerFactory({} as never)).toThrow(/client/);
+  });
+});
+
+describe('waitForCacheSync', () => {
+  it('resolves true once every observable source is synced', async () => {
+    const a = new Subject<boolean>();
+    const b = new Subject<boolean>();
+    const done = waitForCacheSync(undefined, { hasSynced$: a }, { hasSynced$: b });
+    a.next(true);
+    b.next(false);
+    b.next(true);
+    expect(await done).toBe(true);
+    expect(a.observed || b.observed).toBe(false);
+  });
+
+  it('resolves false on abort and removes its listener', async () => {
+    const controller = new AbortController();
+    const done = waitForCacheSync(controller.signal, { hasSynced$: NEVER });
+    controller.abort();
+    expect(await done).toBe(false);
+  });
+
+  it('checks first: already synced wins over an already aborted signal; nothing to wait for is true', async () => {
+    expect(await waitForCacheSync(AbortSignal.abort(), () => true)).toBe(true);
+    expect(await waitForCacheSync(AbortSignal.abort(), () => false)).toBe(false);
+    expect(await waitForCacheSync(AbortSignal.abort())).toBe(true);
+  });
+
+  it('polls functions every 100 ms on the given scheduler', async () => {
+    const clock = new VirtualClock();
+    let synced = false;
+    let polls = 0;
+    const done = waitForCacheSync({ scheduler: clock.scheduler }, () => {
+      polls++;
+      return synced;
+    });
+    clock.advance(250);
+    expect(polls).toBe(3);
+    synced = true;
+    clock.advance(100);
+    expect(await done).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('unsubscribes its sources when done', async () => {
+    let active = 0;
+    const source = new Observable<boolean>((s) => {
+      active++;
+      s.next(false);
+      const t = setTimeout(() => s.next(true), 1);
+      return () => {
+        clearTimeout(t);
+        active--;
+      };
+    });
+    expect(await waitForCacheSync(undefined, { hasSynced$: source })).toBe(true);
+    expect(active).toBe(0);
+  });
+});
+
+describe('metadata helpers', () => {
+  it('toPartialObjectMetadata keeps only kind, apiVersion and metadata, and leaves a partial one alone', () => {
+    const full = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: 'djE=' } };
+    const partial = toPartialObjectMetadata(full);
+    expect(partial).toEqual({
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 's' },
+    });
+    expect(toPartialObjectMetadata(partial)).toBe(partial);
+  });
+});
