@@ -1,0 +1,107 @@
+// Convergence trial tests: a clean trial converges at once and cleans up; mismatches and summaries are described exactly.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
+import {
+  type ConvergenceTrialResult,
+  describeMismatch,
+  runConvergenceTrial,
+  summarizeTrials,
+} from '../../../src/testing/fault-trial.ts';
+import { kubeRxTrialInformer } from '../../../src/testing/fault-trial-informer.ts';
+import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+
+let server: RunningApiServer;
+let writer: KubeApiClient;
+
+beforeAll(async () => {
+  server = await startApiServer({ bookmarkIntervalMs: 250 });
+  writer = kubeApiClient({
+    kubeConfig: { from: 'string', yaml: server.kubeconfig },
+    qps: Number.POSITIVE_INFINITY,
+  });
+});
+
+afterAll(async () => {
+  writer.close();
+  await server.close();
+});
+
+describe('describeMismatch', () => {
+  const m = (entries: [string, string][]) => new Map(entries);
+  it.each([
+    ['equal maps', m([['a', '1']]), m([['a', '1']]), ''],
+    ['a missing key', m([['a', '1']]), m([]), 'missing a'],
+    ['an extra key', m([]), m([['b', '2']]), 'extra b'],
+    ['a stale key', m([['a', '3']]), m([['a', '1']]), 'stale a 1≠3'],
+    [
+      'all three',
+      m([
+        ['a', '3'],
+        ['c', '1'],
+      ]),
+      m([
+        ['a', '1'],
+        ['b', '2'],
+      ]),
+      'missing c; extra b; stale a 1≠3',
+    ],
+  ])('%s', (_name, expected, actual, text) => {
+    expect(describeMismatch(expected, actual)).toBe(text);
+  });
+});
+
+describe('summarizeTrials', () => {
+  const result = (convergeMs: number | undefined, violations: string[] = []) =>
+    ({ convergeMs, converged: convergeMs !== undefined, violations }) as ConvergenceTrialResult;
+  it('counts trials within 5 s and 10 s and takes nearest-rank quantiles, never-converged as Infinity', () => {
+    const s = summarizeTrials([
+      result(100),
+      result(6000),
+      result(undefined, ['duplicate add: x']),
+      result(4000),
+      result(12_000),
+    ]);
+    expect(s).toEqual({
+      trials: 5,
+      within5s: 2,
+      within10s: 3,
+      medianMs: 6000,
+      p90Ms: Number.POSITIVE_INFINITY,
+      violations: 1,
+    });
+  });
+});
+
+describe('runConvergenceTrial', () => {
+  it('without faults converges, counts its writes and leaves no handle behind', async () => {
+    await new Promise((r) => setTimeout(r, 50));
+    const before = process.getActiveResourcesInfo().length;
+    const result = await runConvergenceTrial({
+      upstream: server,
+      writer,
+      seed: 3,
+      plan: {},
+      informer: kubeRxTrialInformer({ inactivityTimeoutMs: 1000 }),
+      writeMs: 300,
+      deadlineMs: 3000,
+    });
+    expect(result).toMatchObject({ seed: 3, converged: true, violations: [], mismatch: '', requests: 1 });
+    expect(result.writes).toBeGreaterThan(3);
+    expect(Object.values(result.faults).every((n) => n === 0)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(before);
+  });
+
+  it('rejects bad timings naming the field', async () => {
+    await expect(
+      runConvergenceTrial({
+        upstream: server,
+        writer,
+        seed: 1,
+        plan: {},
+        informer: kubeRxTrialInformer(),
+        writeMs: -1,
+      }),
+    ).rejects.toThrow(/convergenceTrial\.writeMs/);
+  });
+});
