@@ -52,7 +52,7 @@ describe('describeMismatch', () => {
 
 describe('summarizeTrials', () => {
   const result = (convergeMs: number | undefined, violations: string[] = []) =>
-    ({ convergeMs, converged: convergeMs !== undefined, violations }) as ConvergenceTrialResult;
+    ({ convergeMs, converged: convergeMs !== undefined, violations }) as unknown as ConvergenceTrialResult;
   it('counts trials within 5 s and 10 s and takes nearest-rank quantiles, never-converged as Infinity', () => {
     const s = summarizeTrials([
       result(100),
