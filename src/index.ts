@@ -54,6 +54,20 @@ export {
   nothingLabelSelector,
   parseLabelSelector,
 } from '../operators/label-selector.ts';
+export {
+  DEFAULT_LEADER_ELECTION_TIMINGS,
+  JITTER_FACTOR,
+  type LeaderElectionTimings,
+  validateLeaderElectionTimings,
+} from '../operators/leader-election-config.ts';
+export {
+  type LeaderElectionRecord,
+  type Lease,
+  type LeaseSpec,
+  leaseToRecord,
+  microTime,
+  recordToLeaseSpec,
+} from '../operators/leader-election-record.ts';
 export { type Lister, lister, type NamespaceLister, type SelectorInput } from '../operators/lister.ts';
 export { type Logger, silentLogger } from '../operators/logger.ts';
 export { type KeyFunc, objectKey, splitObjectKey } from '../operators/object-key.ts';
@@ -113,13 +127,55 @@ export {
   type SettableGaugeMetric,
   type WorkQueueMetricsProvider,
 } from '../operators/work-queue-metrics.ts';
+// Talking to a cluster: the ApiClient port, its HTTP adapter over client-node's KubeConfig, resources
+export {
+  type ApiClient,
+  type DeleteOptions,
+  type ListerWatcherScope,
+  listerWatcher,
+  type NamespaceOption,
+  type PatchOptions,
+  type PatchType,
+  type PodBinding,
+  type ResourceDescriptor,
+  type WriteOptions,
+} from '../streams/api-client.ts';
+export {
+  type HttpAnswer,
+  type HttpRequestSpec,
+  type HttpStreamPart,
+  type HttpTransport,
+  nodeHttpTransport,
+} from '../streams/client-node/http-transport.ts';
+export {
+  type KubeApiClient,
+  type KubeApiClientConfig,
+  kubeApiClient,
+} from '../streams/client-node/kube-api-client.ts';
+export {
+  type KubeConfigSource,
+  type KubeConnection,
+  loadKubeConnection,
+} from '../streams/client-node/kube-config.ts';
+export { type LeaseClient, leaseClient } from '../streams/lease-client.ts';
 // List-and-watch (the Reflector) and backoff
 export { type ListWatchConfig, listWatch } from '../streams/list-watch.ts';
 export { apiserverPodSource } from '../streams/pod-sources/apiserver.ts';
 export { filePodSource } from '../streams/pod-sources/file.ts';
 export { httpPodSource } from '../streams/pod-sources/http.ts';
 export type { ListerWatcher, ListOptions, WatchOptions } from '../streams/ports.ts';
+export * from '../streams/resources.ts';
+// The embedded API server
+export {
+  type ApiServerOptions,
+  isLoopback,
+  type RunningApiServer,
+  startApiServer,
+} from './apiserver/index.ts';
+export { RESOURCES, type ResourceDef } from './apiserver/resource-table.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
+// Leader election
+export { type LeaderElectionConfig, leaderElection } from './leader-election/leader-election.ts';
 export { createLogger, type LoggerConfig, REDACTED_PATHS } from './logging/logger.ts';
 export { metricsRequestHandler } from './metrics/metrics-request-handler.ts';
 export {

@@ -1,0 +1,32 @@
+// Descriptors of the well-known resources, for ApiClient calls and listerWatcher.
+import type { ResourceDescriptor } from './api-client.ts';
+
+function resource(group: string, version: string, plural: string, kind: string, namespaced: boolean) {
+  return Object.freeze({ group, version, plural, kind, namespaced }) satisfies ResourceDescriptor;
+}
+
+/** core/v1 */
+export const PODS = resource('', 'v1', 'pods', 'Pod', true);
+export const NODES = resource('', 'v1', 'nodes', 'Node', false);
+export const NAMESPACES = resource('', 'v1', 'namespaces', 'Namespace', false);
+export const EVENTS = resource('', 'v1', 'events', 'Event', true);
+export const CONFIG_MAPS = resource('', 'v1', 'configmaps', 'ConfigMap', true);
+export const SECRETS = resource('', 'v1', 'secrets', 'Secret', true);
+export const SERVICES = resource('', 'v1', 'services', 'Service', true);
+/** apps/v1 */
+export const DEPLOYMENTS = resource('apps', 'v1', 'deployments', 'Deployment', true);
+export const REPLICA_SETS = resource('apps', 'v1', 'replicasets', 'ReplicaSet', true);
+export const DAEMON_SETS = resource('apps', 'v1', 'daemonsets', 'DaemonSet', true);
+export const STATEFUL_SETS = resource('apps', 'v1', 'statefulsets', 'StatefulSet', true);
+/** batch/v1 */
+export const JOBS = resource('batch', 'v1', 'jobs', 'Job', true);
+export const CRON_JOBS = resource('batch', 'v1', 'cronjobs', 'CronJob', true);
+/** policy/v1 */
+export const POD_DISRUPTION_BUDGETS = resource(
+  'policy',
+  'v1',
+  'poddisruptionbudgets',
+  'PodDisruptionBudget',
+  true,
+);
+export { LEASES } from './lease-client.ts';
