@@ -46,7 +46,11 @@ function isInitialAdd<T extends KubeObject>(n: AddOrUpdate<T> | undefined): bool
  * buffer.shift(); // { type: 'add', key: 'ns/a', object: a2, ... }
  */
 export class NotificationBuffer<T extends KubeObject = KubeObject> {
-  readonly #entries = new Map<string, Entry<T>>();
+  #entries = new Map<string, Entry<T>>();
+  /** The map's high-water mark since it was last replaced (a Map keeps its capacity when emptied). */
+  #peak = 0;
+  /** The only pending notification while nothing else is pending: the common case needs no map entry. */
+  #solo: InformerNotification<T> | undefined;
   #size = 0;
   #initial = 0;
 
@@ -57,7 +61,7 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
 
   /** Keys with something pending. */
   get keys(): number {
-    return this.#entries.size;
+    return this.#solo ? 1 : this.#entries.size;
   }
 
   /** Pending adds marked `isInInitialList` (what a handler's has-synced waits for). */
@@ -67,8 +71,24 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
 
   /** Adds a notification, merging it into what is pending for its key. */
   push(n: InformerNotification<T>): void {
+    if (this.#size === 0) {
+      this.#solo = n;
+      this.#size = 1;
+      if (n.type === 'add' && n.isInInitialList) this.#initial++;
+      return;
+    }
+    const solo = this.#solo;
+    if (solo !== undefined) {
+      // a second notification: move the first one into the map so that merging and order apply
+      this.#solo = undefined;
+      this.#entries.set(
+        solo.key,
+        solo.type === 'delete' ? { del: solo, next: undefined } : { del: undefined, next: solo },
+      );
+    }
     const entry = this.#entries.get(n.key);
     if (entry === undefined) {
+      if (this.#entries.size >= this.#peak) this.#peak = this.#entries.size + 1;
       const fresh: Entry<T> = n.type === 'delete' ? { del: n, next: undefined } : { del: undefined, next: n };
       this.#entries.set(n.key, fresh);
       this.#size++;
@@ -116,6 +136,13 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
 
   /** Takes the oldest key's first pending notification, or undefined when nothing is pending. */
   shift(): InformerNotification<T> | undefined {
+    const solo = this.#solo;
+    if (solo !== undefined) {
+      this.#solo = undefined;
+      this.#size = 0;
+      if (solo.type === 'add' && solo.isInInitialList) this.#initial--;
+      return solo;
+    }
     const first = this.#entries.entries().next();
     if (first.done) return undefined;
     const [key, entry] = first.value;
@@ -129,12 +156,17 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
     const next = entry.next!;
     this.#entries.delete(key);
     if (isInitialAdd(next)) this.#initial--;
+    if (this.#entries.size === 0 && this.#peak > 1024) {
+      // drained after a burst (e.g. a late handler's replay): let the big table go
+      this.#entries = new Map();
+      this.#peak = 0;
+    }
     return next;
   }
 
   /** Pending notifications in hand-out order, without taking them (tests, debugging). */
   pending(): InformerNotification<T>[] {
-    const out: InformerNotification<T>[] = [];
+    const out: InformerNotification<T>[] = this.#solo ? [this.#solo] : [];
     for (const entry of this.#entries.values()) {
       if (entry.del) out.push(entry.del);
       if (entry.next) out.push(entry.next);
@@ -144,7 +176,9 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
 
   /** Drops everything pending. */
   clear(): void {
-    this.#entries.clear();
+    this.#entries = new Map();
+    this.#peak = 0;
+    this.#solo = undefined;
     this.#size = 0;
     this.#initial = 0;
   }

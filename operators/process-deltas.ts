@@ -1,11 +1,24 @@
 // processDeltas: applies one FIFO item to the informer's store and says what each handler must hear (client-go's rules).
 import type { IndexedStore } from './indexed-store.ts';
 import type { InformerNotification } from './informer-notification.ts';
-import { type Delta, isTombstone, type KubeObject } from './types.ts';
+import { type DeletedFinalStateUnknown, type Delta, isTombstone, type KubeObject } from './types.ts';
 
-/** What applying deltas produced: the new snapshot and the notifications, oldest first. */
-export interface ProcessedDeltas<T extends KubeObject = KubeObject> {
-  store: IndexedStore<T>;
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
+/**
+ * What processDeltas needs of a store: keys, reads, and writes that return the store to use next (a new
+ * snapshot for an {@link IndexedStore}, or the same object for a mutable store).
+ */
+export interface DeltaStore<T extends KubeObject, S> {
+  keyOf(obj: T | DeletedFinalStateUnknown<T>): string;
+  getByKey(key: string): T | undefined;
+  update(obj: T): S;
+  delete(obj: T | DeletedFinalStateUnknown<T>): S;
+}
+
+/** What applying deltas produced: the store after the writes and the notifications, oldest first. */
+export interface ProcessedDeltas<T extends KubeObject = KubeObject, S = IndexedStore<T>> {
+  store: S;
   notifications: InformerNotification<T>[];
 }
 
@@ -21,7 +34,7 @@ export interface ProcessedDeltas<T extends KubeObject = KubeObject> {
  *
  * @example
  * const { store, notifications } = processDeltas(snapshot, popped.item.deltas, popped.isInInitialList);
- * @param store the snapshot to apply to (not changed)
+ * @param store the snapshot to apply to (an IndexedStore is not changed), or any {@link DeltaStore}
  * @param deltas one FIFO item's deltas, oldest first
  * @param isInInitialList whether the item belongs to the first list (carried by the adds)
  * @param emit optional sink called per notification instead of collecting them (saves an array on hot paths)
@@ -29,14 +42,14 @@ export interface ProcessedDeltas<T extends KubeObject = KubeObject> {
  *   skipped with no notification; without it the error is thrown and nothing is applied
  * @returns the new snapshot and the notifications (empty when `emit` is given)
  */
-export function processDeltas<T extends KubeObject>(
-  store: IndexedStore<T>,
+export function processDeltas<T extends KubeObject, S extends DeltaStore<T, S> = IndexedStore<T>>(
+  store: S,
   deltas: readonly Delta<T>[],
   isInInitialList: boolean,
   emit?: (n: InformerNotification<T>) => void,
   onError?: (error: unknown, delta: Delta<T>) => void,
-): ProcessedDeltas<T> {
-  const notifications: InformerNotification<T>[] = [];
+): ProcessedDeltas<T, S> {
+  const notifications: InformerNotification<T>[] = emit ? NONE : [];
   const out = emit ?? ((n: InformerNotification<T>) => notifications.push(n));
   for (const delta of deltas) {
     const obj = delta.object;

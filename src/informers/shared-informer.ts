@@ -19,7 +19,6 @@ import {
   type FreezeMode,
   type IndexedStore,
   type Indexers,
-  type KnownObjects,
 } from '../../operators/indexed-store.ts';
 import type { InformerNotification } from '../../operators/informer-notification.ts';
 import { type Lister, lister } from '../../operators/lister.ts';
@@ -32,6 +31,7 @@ import { type ListWatchConfig, listWatch } from '../../streams/list-watch.ts';
 import type { ListerWatcher } from '../../streams/ports.ts';
 import { deliverTo, type EventHandler } from './event-handler.ts';
 import { type HandlerResult, InformerListener, type ListenerSink } from './informer-listener.ts';
+import { LiveStore } from './live-store.ts';
 
 /** Options of {@link sharedInformer}. Only `source` is required. */
 export interface SharedInformerConfig<T extends KubeObject = KubeObject> {
@@ -184,12 +184,11 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
   readonly #logger: Logger;
   readonly #defaultResyncMs: number;
   readonly #mode: FifoMode;
-  readonly #known: KnownObjects<T>;
   readonly #listeners = new Set<InformerListener<T>>();
   readonly #storeSinks = new Set<Subscriber<IndexedStore<T>>>();
   readonly #synced$ = new BehaviorSubject(false);
   readonly #health$: BehaviorSubject<ReflectorHealth>;
-  #store: IndexedStore<T>;
+  readonly #live: LiveStore<T>;
   #published: IndexedStore<T> | undefined;
   #run: Run<T> | undefined;
   #users = 0;
@@ -234,17 +233,13 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     if (config.indexers) storeConfig.indexers = config.indexers;
     if (config.keyFunc) storeConfig.keyFunc = config.keyFunc;
     if (config.freeze) storeConfig.freeze = config.freeze;
-    this.#store = createIndexedStore<T>(storeConfig);
-    this.#known = {
-      listKeys: () => this.#store.listKeys(),
-      getByKey: (key) => this.#store.getByKey(key),
-    };
+    this.#live = new LiveStore(createIndexedStore<T>(storeConfig), this.#logger, config.freeze ?? 'shallow');
     this.#health$ = new BehaviorSubject<ReflectorHealth>({ state: 'stopped', synced: false });
   }
 
   get store$(): Observable<IndexedStore<T>> {
     return new Observable<IndexedStore<T>>((subscriber: Subscriber<IndexedStore<T>>) => {
-      subscriber.next(this.#store);
+      subscriber.next(this.getStore());
       this.#storeSinks.add(subscriber);
       this.#acquire();
       return () => {
@@ -274,11 +269,11 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
   }
 
   getStore(): IndexedStore<T> {
-    return this.#store;
+    return this.#live.snapshot(this.#lastRV);
   }
 
   lister(): Lister<T> {
-    return lister(this.#store);
+    return lister(this.getStore());
   }
 
   lastSyncResourceVersion(): string {
@@ -316,7 +311,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
   }
 
   addIndexers(indexers: Indexers<T>): void {
-    this.#store = this.#store.addIndexers(indexers);
+    this.#live.addIndexers(indexers);
     this.#publishStore();
   }
 
@@ -374,9 +369,8 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     this.#listeners.add(listener);
     if (started) {
       // a late handler first gets what is cached, as adds of the initial list
-      const store = this.#store;
-      for (const key of store.listKeys()) {
-        listener.enqueue({ type: 'add', key, object: store.getByKey(key)!, isInInitialList: true });
+      for (const [key, object] of this.#live.entries()) {
+        listener.enqueue({ type: 'add', key, object, isInInitialList: true });
       }
     }
     listener.setInformerSynced(this.#synced$.value);
@@ -409,7 +403,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     const run: Run<T> = {
       fifo: new FifoQueue<T>({
         mode: this.#mode,
-        knownObjects: this.#known,
+        knownObjects: this.#live,
         emitDeltaTypeReplaced: true,
         ...(this.#config.transform ? { transform: this.#config.transform } : {}),
         ...(this.#config.keyFunc ? { keyFunc: this.#config.keyFunc } : {}),
@@ -467,7 +461,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     for (const l of this.#listeners) l.close();
     this.#listeners.clear();
     this.#queue.length = 0;
-    this.#store = this.#store.replace([]);
+    this.#live.clear();
     this.#published = undefined;
     this.#lastRV = '';
     this.#resyncCheckMs = this.#defaultResyncMs;
@@ -503,8 +497,15 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
           this.#logger.error({ event: describe(event) }, 'skipping a Replace without an items array');
           return;
         }
-        fifo.replace(event.items);
         if (event.resourceVersion) this.#lastRV = event.resourceVersion;
+        if (this.#live.size === 0 && fifo.length === 0) {
+          // nothing cached or queued: the FIFO would only hand every item straight back as an add
+          const initial = !fifo.hasSynced;
+          if (initial) fifo.replace([]);
+          for (const item of event.items) this.#applyDirectly('Replaced', item, initial);
+          return;
+        }
+        fifo.replace(event.items);
         break;
       case 'Added':
       case 'Updated':
@@ -514,11 +515,16 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
           this.#logger.error({ event: describe(event) }, 'skipping an event whose object has no metadata');
           return;
         }
+        const rv = obj.metadata.resourceVersion;
+        if (rv) this.#lastRV = rv;
+        if (this.#mode === 'real' && fifo.length === 0 && fifo.hasSynced) {
+          // the in-order FIFO is empty and synced: it would hand this one event straight back, so skip it
+          this.#applyDirectly(event.type, obj);
+          return;
+        }
         if (event.type === 'Added') fifo.add(obj);
         else if (event.type === 'Updated') fifo.update(obj);
         else fifo.delete(obj);
-        const rv = obj.metadata.resourceVersion;
-        if (rv) this.#lastRV = rv;
         break;
       }
       case 'Bookmark':
@@ -531,15 +537,37 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     this.#drain(fifo);
   }
 
+  /** What the RealFIFO would do with one event when nothing else is queued: transform, then processDeltas. */
+  #applyDirectly(type: 'Added' | 'Updated' | 'Deleted' | 'Replaced', obj: T, isInInitialList = false): void {
+    let key: string;
+    try {
+      if (obj === null || typeof obj !== 'object') throw new TypeError(`not an object: ${describe(obj)}`);
+      key = this.#live.keyOf(obj);
+    } catch (error) {
+      this.#logger.warn({ err: error, object: obj?.metadata }, 'skipping an object without a key');
+      return;
+    }
+    let object = obj;
+    const transform = this.#config.transform;
+    if (transform) {
+      try {
+        object = transform(obj);
+      } catch (error) {
+        this.#logger.error({ err: error, key }, 'transform threw; keeping the object untransformed');
+      }
+    }
+    processDeltas(this.#live, [{ type, object }], isInInitialList, this.#distribute, this.#storeError);
+  }
+
   #drain(fifo: FifoQueue<T>): void {
     for (let popped = fifo.pop(); popped !== undefined; popped = fifo.pop()) {
-      this.#store = processDeltas(
-        this.#store,
+      processDeltas(
+        this.#live,
         popped.item.deltas,
         popped.isInInitialList,
         this.#distribute,
         this.#storeError,
-      ).store;
+      );
       fifo.done(popped.item.key);
     }
   }
@@ -565,9 +593,11 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
   }
 
   #publishStore(): void {
-    if (this.#published === this.#store) return;
-    this.#published = this.#store;
-    for (const sink of this.#storeSinks) sink.next(this.#store);
+    if (this.#storeSinks.size === 0) return;
+    const snapshot = this.getStore();
+    if (this.#published === snapshot) return;
+    this.#published = snapshot;
+    for (const sink of this.#storeSinks) sink.next(snapshot);
   }
 
   #resyncTick(run: Run<T>): void {

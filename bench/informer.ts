@@ -1,0 +1,665 @@
+// Informer benchmark: kube-rx's shared informer vs @kubernetes/client-node's informer vs a bare node:http baseline, against one loopback list/watch server.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const LIST_PODS = Number(process.env.BENCH_LIST_PODS ?? 50_000);
+const WATCH_PODS = Number(process.env.BENCH_WATCH_PODS ?? 10_000);
+const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 100_000);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
+const ALL_CLIENTS = ['baseline', 'kube-rx', 'client-node'] as const;
+type Client = (typeof ALL_CLIENTS)[number];
+/** `BENCH_CLIENTS=kube-rx,baseline` runs only some (e.g. while profiling with `BENCH_CHILD_FLAGS=--cpu-prof`). */
+const CLIENTS = ALL_CLIENTS.filter(
+  (c) => !process.env.BENCH_CLIENTS || process.env.BENCH_CLIENTS.split(',').includes(c),
+);
+type Phase = 'list' | 'watch' | 'slow';
+
+// ---------------------------------------------------------------------------------------------------
+// Realistic pods: ~3 KB of JSON each, managedFields included. The resourceVersion and a label vary.
+
+const BASE_RV = 1000;
+
+function podJson(i: number, rv: number): string {
+  const name = `web-${((i * 2654435761) % 1e9) >>> 0}-${i}`;
+  const ns = `team-${i % 50}`;
+  const pod = {
+    metadata: {
+      name,
+      generateName: `web-${i % 97}-`,
+      namespace: ns,
+      uid: `5f3c${String(i).padStart(8, '0')}-8d2a-4c1e-9b7f-${String(rv).padStart(12, '0')}`,
+      resourceVersion: String(rv),
+      creationTimestamp: '2026-01-12T08:31:07Z',
+      labels: { app: 'web', tier: 'frontend', 'pod-template-hash': `7d9f${i % 1000}`, rev: String(rv % 7) },
+      annotations: {
+        'kubectl.kubernetes.io/restartedAt': '2026-01-12T08:30:00Z',
+        'prometheus.io/scrape': 'true',
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `web-${i % 97}`,
+          uid: 'a1b2c3d4-0000-4000-8000-000000000001',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+      managedFields: [
+        {
+          manager: 'kube-controller-manager',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: '2026-01-12T08:31:07Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: {
+            'f:metadata': {
+              'f:generateName': {},
+              'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {}, 'f:pod-template-hash': {} },
+              'f:ownerReferences': { '.': {}, 'k:{"uid":"a1b2c3d4"}': {} },
+            },
+            'f:spec': {
+              'f:containers': {
+                'k:{"name":"web"}': {
+                  '.': {},
+                  'f:image': {},
+                  'f:imagePullPolicy': {},
+                  'f:name': {},
+                  'f:ports': {},
+                  'f:resources': {},
+                },
+              },
+              'f:dnsPolicy': {},
+              'f:restartPolicy': {},
+            },
+          },
+        },
+        {
+          manager: 'kubelet',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: '2026-01-12T08:31:12Z',
+          fieldsType: 'FieldsV1',
+          subresource: 'status',
+          fieldsV1: {
+            'f:status': {
+              'f:conditions': {},
+              'f:containerStatuses': {},
+              'f:hostIP': {},
+              'f:phase': {},
+              'f:podIP': {},
+              'f:startTime': {},
+            },
+          },
+        },
+      ],
+    },
+    spec: {
+      containers: [
+        {
+          name: 'web',
+          image: 'registry.example.com/team/web:1.27.3',
+          ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+          env: [
+            { name: 'LOG_LEVEL', value: 'info' },
+            { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+          ],
+          resources: { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '100m', memory: '128Mi' } },
+          volumeMounts: [
+            {
+              name: 'kube-api-access',
+              mountPath: '/var/run/secrets/kubernetes.io/serviceaccount',
+              readOnly: true,
+            },
+          ],
+          readinessProbe: {
+            httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' },
+            periodSeconds: 10,
+            timeoutSeconds: 1,
+          },
+          terminationMessagePath: '/dev/termination-log',
+          imagePullPolicy: 'IfNotPresent',
+        },
+      ],
+      volumes: [
+        {
+          name: 'kube-api-access',
+          projected: {
+            sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }],
+            defaultMode: 420,
+          },
+        },
+      ],
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      serviceAccountName: 'default',
+      nodeName: `node-${i % 500}`,
+      schedulerName: 'default-scheduler',
+      tolerations: [
+        {
+          key: 'node.kubernetes.io/not-ready',
+          operator: 'Exists',
+          effect: 'NoExecute',
+          tolerationSeconds: 300,
+        },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      conditions: [
+        { type: 'Initialized', status: 'True', lastTransitionTime: '2026-01-12T08:31:07Z' },
+        { type: 'Ready', status: 'True', lastTransitionTime: '2026-01-12T08:31:12Z' },
+        { type: 'ContainersReady', status: 'True', lastTransitionTime: '2026-01-12T08:31:12Z' },
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-01-12T08:31:07Z' },
+      ],
+      hostIP: `10.0.${(i >> 8) & 255}.${i & 255}`,
+      podIP: `10.244.${(i >> 8) & 255}.${i & 255}`,
+      startTime: '2026-01-12T08:31:07Z',
+      containerStatuses: [
+        {
+          name: 'web',
+          state: { running: { startedAt: '2026-01-12T08:31:11Z' } },
+          ready: true,
+          restartCount: 0,
+          image: 'registry.example.com/team/web:1.27.3',
+          imageID: 'registry.example.com/team/web@sha256:4f1c0a7e9b',
+          containerID: `containerd://${String(i).padStart(16, '0')}`,
+          started: true,
+        },
+      ],
+      qosClass: 'Burstable',
+    },
+  };
+  return `{"apiVersion":"v1","kind":"Pod",${JSON.stringify(pod).slice(1)}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The loopback server: paginated lists (limit/continue) at resourceVersion BASE_RV, and a watch that
+// streams MODIFIED events from there (respecting TCP backpressure), then stays open.
+
+interface Dataset {
+  pods: number;
+  events: number;
+}
+
+function startServer(data: Dataset): Promise<{ url: string; close: () => Promise<void> }> {
+  const items = Array.from({ length: data.pods }, (_, i) => podJson(i, BASE_RV - data.pods + i));
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/api/v1/pods') {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"kind":"Status","code":404}');
+      return;
+    }
+    if (url.searchParams.get('watch') === 'true') {
+      serveWatch(res, Number(url.searchParams.get('resourceVersion') || BASE_RV), data);
+      return;
+    }
+    const limit = Number(url.searchParams.get('limit') || 0);
+    const from = Number(url.searchParams.get('continue') || 0);
+    const to = limit > 0 ? Math.min(items.length, from + limit) : items.length;
+    const more = to < items.length ? `,"continue":"${to}","remainingItemCount":${items.length - to}` : '';
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write(
+      `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"${BASE_RV}"${more}},"items":[`,
+    );
+    const chunk = 200;
+    let i = from;
+    const pump = () => {
+      while (i < to) {
+        const end = Math.min(to, i + chunk);
+        const part = (i === from ? '' : ',') + items.slice(i, end).join(',');
+        i = end;
+        if (!res.write(part)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      res.end(']}');
+    };
+    pump();
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+function serveWatch(res: http.ServerResponse, fromRV: number, data: Dataset): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  let n = Math.max(0, fromRV - BASE_RV);
+  const pump = () => {
+    while (n < data.events) {
+      let batch = '';
+      for (let k = 0; k < 16 && n < data.events; k++, n++) {
+        batch += `{"type":"MODIFIED","object":${podJson(n % data.pods, BASE_RV + 1 + n)}}\n`;
+      }
+      if (!res.write(batch)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
+}
+
+/** The expected final state of the watch dataset: per pod the rv of its last event. */
+function expectedChecksum(data: Dataset): number {
+  let sum = 0;
+  for (let p = 0; p < data.pods; p++) {
+    let last = BASE_RV - data.pods + p;
+    for (let n = data.events - 1; n >= 0; n--) {
+      if (n % data.pods === p) {
+        last = BASE_RV + 1 + n;
+        break;
+      }
+    }
+    sum += last;
+  }
+  return sum;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Child: one client, one phase, in a fresh process. Prints one JSON line.
+
+interface Result {
+  client: Client;
+  phase: Phase;
+  listMs?: number;
+  peakRssMb?: number;
+  bytesPerPod?: number;
+  eventsPerSec?: number;
+  correct?: boolean;
+  samples?: { t: number; heapMb: number; pending: number; handled: number; received: number }[];
+}
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+function kubeconfig(url: string): string {
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    `clusters: [{name: bench, cluster: {server: "${url}", insecure-skip-tls-verify: true}}]`,
+    'users: [{name: bench, user: {}}]',
+    'contexts: [{name: bench, context: {cluster: bench, user: bench}}]',
+    'current-context: bench',
+  ].join('\n');
+}
+
+type KubeObjectLike = { metadata?: { namespace?: string; name?: string; resourceVersion?: string } };
+
+/** What a client must offer the phases: start, a count of cached pods, a checksum of rvs, and an update counter. */
+interface Running {
+  size(): number;
+  checksum(): number;
+  updates(): number;
+  stop(): void;
+}
+
+async function startClient(client: Client, url: string, onReady: () => void, slow = false): Promise<Running> {
+  if (client === 'baseline') return startBaseline(url, onReady);
+  if (client === 'kube-rx') return startKubeRx(url, onReady, slow);
+  return startClientNode(url, onReady);
+}
+
+function startBaseline(url: string, onReady: () => void): Running {
+  const cache = new Map<string, { metadata: { resourceVersion: string } }>();
+  let updates = 0;
+  let watchReq: http.ClientRequest | undefined;
+  const key = (o: { metadata: { namespace?: string; name: string } }) =>
+    `${o.metadata.namespace}/${o.metadata.name}`;
+  http.get(`${url}/api/v1/pods`, (res) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      const list = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      for (const item of list.items) cache.set(key(item), item);
+      onReady();
+      watchReq = http.get(
+        `${url}/api/v1/pods?watch=true&resourceVersion=${list.metadata.resourceVersion}`,
+        (w) => {
+          w.setEncoding('utf8');
+          let pending = '';
+          w.on('data', (text: string) => {
+            const buf = pending + text;
+            let start = 0;
+            for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n', start)) {
+              const event = JSON.parse(buf.slice(start, nl));
+              start = nl + 1;
+              if (event.type === 'DELETED') cache.delete(key(event.object));
+              else cache.set(key(event.object), event.object);
+              updates++;
+            }
+            pending = buf.slice(start);
+          });
+        },
+      );
+      watchReq.on('error', () => {});
+    });
+  });
+  return {
+    size: () => cache.size,
+    checksum: () => [...cache.values()].reduce((s, o) => s + Number(o.metadata.resourceVersion), 0),
+    updates: () => updates,
+    stop: () => watchReq?.destroy(),
+  };
+}
+
+/** Loads a client's modules before anything is measured, so import time and code size are not counted. */
+async function preload(client: Client): Promise<void> {
+  if (client === 'kube-rx') {
+    await import('../streams/client-node/kube-api-client.ts');
+    await import('../streams/api-client.ts');
+    await import('../src/informers/shared-informer.ts');
+  } else if (client === 'client-node') {
+    await import('@kubernetes/client-node');
+  }
+}
+
+async function startKubeRx(url: string, onReady: () => void, slow: boolean): Promise<Running> {
+  const { kubeApiClient } = await import('../streams/client-node/kube-api-client.ts');
+  const { listerWatcher } = await import('../streams/api-client.ts');
+  const { sharedInformer } = await import('../src/informers/shared-informer.ts');
+  const api = kubeApiClient({ kubeConfig: { from: 'string', yaml: kubeconfig(url) } });
+  const PODS = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
+  const stage = process.env.BENCH_KRX_STAGE;
+  if (stage) {
+    const { listWatch } = await import('../streams/list-watch.ts');
+    const cache = new Map<string, KubeObjectLike>();
+    let n = 0;
+    const key = (o: KubeObjectLike) => `${o.metadata?.namespace}/${o.metadata?.name}`;
+    const sub =
+      stage === 'client'
+        ? api.list(PODS).subscribe((list) => {
+            for (const o of list.items) cache.set(key(o), o);
+            onReady();
+            api.watch(PODS, { resourceVersion: list.metadata.resourceVersion }).subscribe((e) => {
+              cache.set(key(e.object), e.object);
+              n++;
+            });
+          })
+        : listWatch(listerWatcher(api, PODS), { watchList: false }).subscribe((e) => {
+            if (e.type === 'Replace') {
+              for (const o of e.items) cache.set(key(o), o);
+              onReady();
+            } else if (e.type !== 'Bookmark') {
+              cache.set(key(e.object), e.object);
+              n++;
+            }
+          });
+    return {
+      size: () => cache.size,
+      checksum: () => [...cache.values()].reduce((s, o) => s + Number(o.metadata?.resourceVersion), 0),
+      updates: () => n,
+      stop: () => sub.unsubscribe(),
+    };
+  }
+  const informer = sharedInformer({
+    source: listerWatcher(api, PODS),
+    name: 'pods',
+    listWatch: { watchList: false },
+    ...(process.env.BENCH_FREEZE ? { freeze: process.env.BENCH_FREEZE as 'none' } : {}),
+  });
+  let updates = 0;
+  let handled = 0;
+  const reg = informer.addEventHandler({
+    onUpdate: slow
+      ? () => {
+          handled++;
+          return new Promise<void>((r) => setTimeout(r, 1));
+        }
+      : () => {
+          updates++;
+        },
+  });
+  const syncSub = informer.hasSynced$.subscribe((s) => {
+    if (s) onReady();
+  });
+  if (slow) {
+    // the slow handler must not slow the cache: count what arrives through a second, fast handler
+    informer.addEventHandler({
+      onUpdate: () => {
+        updates++;
+      },
+    });
+  }
+  return {
+    size: () => informer.getStore().size,
+    checksum: () =>
+      informer
+        .getStore()
+        .list()
+        .reduce((s, o) => s + Number(o.metadata?.resourceVersion), 0),
+    updates: () => updates,
+    stop: () => {
+      syncSub.unsubscribe();
+      reg.remove();
+      api.close();
+    },
+    ...(slow ? { pending: () => reg.pending, handled: () => handled } : {}),
+  } as Running;
+}
+
+async function startClientNode(url: string, onReady: () => void): Promise<Running> {
+  const k8s = await import('@kubernetes/client-node');
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(kubeconfig(url));
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const informer = k8s.makeInformer(kc, '/api/v1/pods', () => core.listPodForAllNamespaces());
+  let updates = 0;
+  informer.on('update', () => {
+    updates++;
+  });
+  informer.on('error', () => {});
+  await informer.start();
+  onReady();
+  return {
+    size: () => informer.list().length,
+    checksum: () => informer.list().reduce((s, o) => s + Number(o.metadata?.resourceVersion), 0),
+    updates: () => updates,
+    stop: () => {
+      void informer.stop();
+    },
+  };
+}
+
+async function child(
+  client: Client,
+  phase: Phase,
+  url: string,
+  pods: number,
+  events: number,
+  checksum: number,
+) {
+  setTimeout(() => {
+    process.stderr.write(`${client} ${phase}: gave up after 10 minutes\n`);
+    process.exit(1);
+  }, 600_000).unref();
+  await preload(client);
+  const before = heap();
+  const t0 = performance.now();
+  let tReady = 0;
+  let resolveReady = () => {};
+  const ready = new Promise<void>((r) => {
+    resolveReady = r;
+  });
+  const running = await startClient(
+    client,
+    url,
+    () => {
+      if (tReady === 0) tReady = performance.now();
+      resolveReady();
+    },
+    phase === 'slow',
+  );
+  await ready;
+  const result: Result = { client, phase };
+  if (phase === 'list') {
+    while (running.size() < pods) await new Promise((r) => setTimeout(r, 1));
+    result.listMs = (tReady || performance.now()) - t0;
+    result.peakRssMb = process.resourceUsage().maxRSS / 1024;
+    result.bytesPerPod = (heap() - before) / pods;
+    result.correct = running.size() === pods;
+  } else {
+    const start = performance.now();
+    const samples: NonNullable<Result['samples']> = [];
+    const extra = running as Running & { pending?: () => number; handled?: () => number };
+    while (running.updates() < events) {
+      await new Promise((r) => setTimeout(r, phase === 'slow' ? 100 : 2));
+      if (phase === 'slow') {
+        samples.push({
+          t: Math.round(performance.now() - start),
+          heapMb: Math.round(heap() / 1e5) / 10,
+          pending: extra.pending?.() ?? 0,
+          handled: extra.handled?.() ?? 0,
+          received: running.updates(),
+        });
+      }
+    }
+    result.eventsPerSec = events / ((performance.now() - start) / 1000);
+    result.correct = running.size() === pods && running.checksum() === checksum;
+    if (phase === 'slow') result.samples = samples;
+  }
+  running.stop();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parent: servers, fresh processes, medians, ratios.
+
+function runChild(args: string[]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const flags = (process.env.BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean);
+    const p = spawn(
+      process.execPath,
+      ['--expose-gc', '--max-old-space-size=4096', ...flags, import.meta.filename, ...args],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    p.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(line) as Result);
+      } catch {
+        reject(new Error(`child ${args.join(' ')} exited ${code}: ${out.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+async function main() {
+  const listData = { pods: LIST_PODS, events: 0 };
+  const watchData = { pods: WATCH_PODS, events: WATCH_EVENTS };
+  const listServer = await startServer(listData);
+  const watchServer = await startServer(watchData);
+  const checksum = expectedChecksum(watchData);
+  console.log(
+    `informer benchmark: list ${LIST_PODS} pods (${podJson(0, 1).length} B each), then ${WATCH_EVENTS} watch events on ${WATCH_PODS} pods; ${REPS} fresh processes per client and phase; node ${process.version}`,
+  );
+  const results: Result[] = [];
+  try {
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const client of CLIENTS) {
+        results.push(
+          await runChild(['--child', client, 'list', listServer.url, String(LIST_PODS), '0', '0']),
+        );
+        results.push(
+          await runChild([
+            '--child',
+            client,
+            'watch',
+            watchServer.url,
+            String(WATCH_PODS),
+            String(WATCH_EVENTS),
+            String(checksum),
+          ]),
+        );
+      }
+    }
+
+    const stat = (client: Client, phase: Phase, field: keyof Result) =>
+      median(results.filter((r) => r.client === client && r.phase === phase).map((r) => r[field] as number));
+    const ok = (client: Client) => results.filter((r) => r.client === client).every((r) => r.correct);
+    const base = {
+      listMs: stat('baseline', 'list', 'listMs'),
+      bytesPerPod: stat('baseline', 'list', 'bytesPerPod'),
+      eventsPerSec: stat('baseline', 'watch', 'eventsPerSec'),
+    };
+    const rows = CLIENTS.map((client) => {
+      const listMs = stat(client, 'list', 'listMs');
+      const bytesPerPod = stat(client, 'list', 'bytesPerPod');
+      const eventsPerSec = stat(client, 'watch', 'eventsPerSec');
+      return {
+        client,
+        'list ms': Math.round(listMs),
+        'list ×': (listMs / base.listMs).toFixed(2),
+        'peak RSS MB': Math.round(stat(client, 'list', 'peakRssMb')),
+        'heap B/pod': Math.round(bytesPerPod),
+        'mem ×': (bytesPerPod / base.bytesPerPod).toFixed(2),
+        'events/s': Math.round(eventsPerSec),
+        'events ×': (eventsPerSec / base.eventsPerSec).toFixed(2),
+        'cache = server': ok(client) ? 'yes' : 'NO',
+      };
+    });
+    console.table(rows);
+    if (!CLIENTS.includes('kube-rx') || process.env.BENCH_SKIP_SLOW) return;
+    const slow = await runChild([
+      '--child',
+      'kube-rx',
+      'slow',
+      watchServer.url,
+      String(WATCH_PODS),
+      String(WATCH_EVENTS),
+      String(checksum),
+    ]);
+    const samples = slow.samples ?? [];
+    const maxHeap = Math.max(...samples.map((s) => s.heapMb));
+    const maxPending = Math.max(...samples.map((s) => s.pending));
+    console.log(
+      `slow consumer (kube-rx, a handler taking ≥1 ms per notification while ${WATCH_EVENTS} events arrive): ` +
+        `cache kept up at ${Math.round(slow.eventsPerSec ?? 0)} events/s, correct=${slow.correct}; ` +
+        `its buffer peaked at ${maxPending} notifications (${WATCH_PODS} keys); heap peaked at ${maxHeap} MB; ` +
+        `the slow handler handled ${samples.at(-1)?.handled ?? 0} coalesced notifications meanwhile`,
+    );
+    const step = Math.max(1, Math.floor(samples.length / 8));
+    console.table(samples.filter((_, i) => i % step === 0 || i === samples.length - 1));
+  } finally {
+    await listServer.close();
+    await watchServer.close();
+  }
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--child') {
+  const [, client, phase, url, pods, events, checksum] = args;
+  await child(client as Client, phase as Phase, url!, Number(pods), Number(events), Number(checksum));
+} else {
+  await main();
+}
