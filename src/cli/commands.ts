@@ -7,9 +7,11 @@ import { PODS } from '../../streams/resources.ts';
 import { apiserverCommand } from '../apiserver/command.ts';
 import { podConfigCommand } from '../kubelet/pod-config-command.ts';
 import { leaderElectCommand } from '../leader-election/command.ts';
+import { upCommand } from '../node-agent/up-command.ts';
 
 /** Factories of the CLI's subcommands, in the order `--help` lists them. */
 export const commands: (() => Command)[] = [
+  () => upCommand(),
   apiserverCommand,
   () =>
     podConfigCommand({

@@ -1,0 +1,132 @@
+// `kube-rx up`: runs the node agent against the embedded API server (default) or a cluster, until SIGTERM.
+import { hostname } from 'node:os';
+import { Command, Option } from 'commander';
+import { InvalidConfigError } from '../../operators/errors.ts';
+import type { Logger } from '../../operators/logger.ts';
+import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
+import { parseGoDuration } from '../kubelet/go-duration.ts';
+import { parseManifestUrlHeader } from '../kubelet/pod-config-command.ts';
+import { createLogger } from '../logging/logger.ts';
+import { startNodeAgent } from './node-agent.ts';
+
+interface Flags {
+  nodeName?: string;
+  hostnameOverride?: string;
+  kubeconfig?: string;
+  inCluster?: boolean;
+  port: string;
+  bindAddress: string;
+  token?: string;
+  dataDir?: string;
+  kubeconfigOut: string;
+  podManifestPath?: string;
+  fileCheckFrequency: string;
+  manifestUrl?: string;
+  manifestUrlHeader: [string, string][];
+  httpCheckFrequency: string;
+  healthPort: string;
+  kubeApiQps?: string;
+  kubeApiBurst?: string;
+  shutdownGracePeriod: string;
+}
+
+/** What the command takes from outside; defaults are the process's. */
+export interface UpCommandDeps {
+  stdout?: { write(line: string): unknown };
+  logger?: Logger;
+  signals?: SignalSource;
+}
+
+function port(field: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new InvalidConfigError(field, `must be a port number from 0 to 65535, got ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+
+function positiveNumber(field: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidConfigError(field, `must be a number > 0, got ${text}`);
+  return n;
+}
+
+/**
+ * `kube-rx up`: starts the node agent (embedded API server unless `--kubeconfig`/`--in-cluster`), prints
+ * one JSON line `{"server","kubeconfig","node","health"}` once it runs, and stops on SIGINT/SIGTERM: the
+ * first signal drains within `--shutdown-grace-period` and exits 0, a second exits at once.
+ */
+export function upCommand(deps: UpCommandDeps = {}): Command {
+  return new Command('up')
+    .description(
+      'run the node agent: the embedded API server (or --kubeconfig), node registration and lease, informers, pod config, /readyz',
+    )
+    .option('--node-name <name>', 'the node name (default: the host name)')
+    .option('--hostname-override <name>', 'the node name, as the kubelet spells it')
+    .option('--kubeconfig <path>', 'use this cluster instead of the embedded API server')
+    .addOption(new Option('--in-cluster', 'use the in-cluster service account').conflicts('kubeconfig'))
+    .option('--port <port>', 'the embedded API server port (0 picks a free one)', '6443')
+    .option('--bind-address <address>', 'the embedded API server address', '127.0.0.1')
+    .option('--token <token>', 'bearer token of the embedded API server (needed off loopback)')
+    .option('--data-dir <dir>', 'persist the embedded API server here (default: memory only)')
+    .option(
+      '--kubeconfig-out <path>',
+      "where the embedded server's kubeconfig is written",
+      '.kube-rx/kubeconfig',
+    )
+    .option('--pod-manifest-path <path>', 'static pod manifests: a file or a directory')
+    .option('--file-check-frequency <duration>', 'full re-read period of the manifest path', '20s')
+    .option('--manifest-url <url>', 'a URL serving a Pod or a PodList')
+    .option(
+      '--manifest-url-header <key:value>',
+      'an HTTP header for --manifest-url (repeatable)',
+      (value: string, previous: [string, string][]) => parseManifestUrlHeader(value, previous),
+      [],
+    )
+    .option('--http-check-frequency <duration>', 'poll period of the manifest URL', '20s')
+    .option(
+      '--health-port <port>',
+      '/healthz, /readyz and /metrics on 127.0.0.1 (0 picks a free one)',
+      '10248',
+    )
+    .option('--kube-api-qps <qps>', 'client-side write rate limit')
+    .option('--kube-api-burst <burst>', 'client-side write burst')
+    .option('--shutdown-grace-period <duration>', 'how long a graceful stop may take', '10s')
+    .action(async (flags: Flags) => {
+      const logger = deps.logger ?? createLogger();
+      const stdout = deps.stdout ?? process.stdout;
+      const nodeName = (flags.nodeName ?? flags.hostnameOverride ?? hostname()).trim().toLowerCase();
+      const grace = parseGoDuration('--shutdown-grace-period', flags.shutdownGracePeriod);
+      const { signal, dispose } = shutdownSignal(deps.signals);
+      try {
+        const agent = await startNodeAgent({
+          nodeName,
+          kubeconfig: flags.kubeconfig,
+          inCluster: flags.inCluster,
+          port: port('--port', flags.port),
+          bindAddress: flags.bindAddress,
+          token: flags.token,
+          dataDir: flags.dataDir,
+          kubeconfigOut: flags.kubeconfigOut,
+          podManifestPath: flags.podManifestPath,
+          fileCheckFrequencyMs: parseGoDuration('--file-check-frequency', flags.fileCheckFrequency),
+          manifestUrl: flags.manifestUrl,
+          manifestUrlHeaders: flags.manifestUrlHeader,
+          httpCheckFrequencyMs: parseGoDuration('--http-check-frequency', flags.httpCheckFrequency),
+          healthPort: port('--health-port', flags.healthPort),
+          qps: positiveNumber('--kube-api-qps', flags.kubeApiQps),
+          burst: positiveNumber('--kube-api-burst', flags.kubeApiBurst),
+          logger,
+        });
+        stdout.write(
+          `${JSON.stringify({ server: agent.server, kubeconfig: agent.kubeconfig ?? null, node: nodeName, health: agent.healthUrl })}\n`,
+        );
+        if (!signal.aborted)
+          await new Promise((done) => signal.addEventListener('abort', done, { once: true }));
+        await agent.stop(grace);
+      } finally {
+        dispose();
+      }
+    });
+}
