@@ -159,6 +159,10 @@ let informerCount = 0;
  * syncing and the FIFO re-queues every cached object not already queued as a `Sync`; the resulting updates
  * (`isSync`: same resourceVersion) reach only the syncing handlers, as do unchanged objects of a relist.
  *
+ * Cost: the cache is a map written per event; the indexed, immutable snapshot (`getStore()`, `lister()`,
+ * `store$`) is built from it only when read. When the FIFO is empty it would hand an event straight back,
+ * so the informer applies it directly (same rules, same notifications).
+ *
  * Teardown: when the last user leaves, the list-watch is unsubscribed (aborting its request), the resync
  * timer cancelled and the FIFO, store and buffers dropped.
  *
