@@ -38,6 +38,7 @@ export {
   namespaceIndexFunc,
   UnknownIndexError,
 } from '../operators/indexed-store.ts';
+export type { InformerNotification } from '../operators/informer-notification.ts';
 export { jitter } from '../operators/jitter.ts';
 export {
   everythingLabelSelector,
@@ -173,6 +174,34 @@ export {
   startApiServer,
 } from './apiserver/index.ts';
 export { RESOURCES, type ResourceDef } from './apiserver/resource-table.ts';
+export { dropManagedFields } from './informers/drop-managed-fields.ts';
+export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';
+export {
+  type ForResourceOptions,
+  type InformerFactory,
+  type InformerFactoryConfig,
+  informerFactory,
+} from './informers/informer-factory.ts';
+export {
+  type MetadataInformerConfig,
+  metadataInformer,
+  type PartialObjectMetadata,
+  toPartialObjectMetadata,
+} from './informers/metadata-informer.ts';
+
+// Shared informers and their factory
+export {
+  type HandlerRegistration,
+  type ListenerOptions,
+  type SharedInformer,
+  type SharedInformerConfig,
+  sharedInformer,
+} from './informers/shared-informer.ts';
+export {
+  type HasSyncedSource,
+  type WaitForCacheSyncOptions,
+  waitForCacheSync,
+} from './informers/wait-for-cache-sync.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
 // Leader election
 export { type LeaderElectionConfig, leaderElection } from './leader-election/leader-election.ts';
@@ -182,3 +211,8 @@ export {
   prometheusWorkQueueMetrics,
   WORK_QUEUE_DURATION_BUCKETS,
 } from './metrics/prometheus-work-queue-metrics.ts';
+
+// The node agent (`kube-rx up`)
+export { type NodeAgent, type NodeAgentOptions, startNodeAgent } from './node-agent/node-agent.ts';
+export { NODE_LEASE_NAMESPACE, type NodeLeaseConfig, nodeLease } from './node-agent/node-lease.ts';
+export { describeNode, type NodeObject, registerNode } from './node-agent/register-node.ts';

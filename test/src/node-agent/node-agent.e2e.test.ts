@@ -64,7 +64,7 @@ describe('node agent on the embedded API server', () => {
     let body: { ready: boolean; checks: Record<string, { state: string }> } | undefined;
     for (let i = 0; i < 50 && !body?.ready; i++) {
       const res = await fetch(`${agent.healthUrl}/readyz`);
-      body = await res.json();
+      body = (await res.json()) as typeof body;
       if (!body?.ready) await new Promise((r) => setTimeout(r, 100));
     }
     expect(body?.ready).toBe(true);
