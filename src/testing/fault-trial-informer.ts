@@ -4,8 +4,9 @@ import type { Logger } from '../../operators/logger.ts';
 import { isTombstone, type KubeObject, type ReflectorHealth } from '../../operators/types.ts';
 import { listerWatcher } from '../../streams/api-client.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
+import { CONFIG_MAPS } from '../../streams/resources.ts';
 import { sharedInformer } from '../informers/shared-informer.ts';
-import { CONFIG_MAPS, type TrialInformer, type TrialInformerFactory } from './fault-trial.ts';
+import type { TrialInformer, TrialInformerFactory } from './fault-trial.ts';
 
 /** Options of {@link kubeRxTrialInformer}; unset fields keep kube-rx's defaults. */
 export interface KubeRxTrialInformerConfig {

@@ -5,7 +5,8 @@ import { ApiError, InvalidConfigError } from '../../operators/errors.ts';
 import type { Logger } from '../../operators/logger.ts';
 import { objectKey } from '../../operators/object-key.ts';
 import type { KubeObject } from '../../operators/types.ts';
-import type { ApiClient, ResourceDescriptor } from '../../streams/api-client.ts';
+import type { ApiClient } from '../../streams/api-client.ts';
+import { CONFIG_MAPS, NAMESPACES } from '../../streams/resources.ts';
 import { HandlerView } from './fault-handler-view.ts';
 import type { FaultKind, FaultPlan } from './fault-plan.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
@@ -73,22 +74,6 @@ export interface ConvergenceTrialResult {
   faults: Record<FaultKind, number>;
   requests: number;
 }
-
-/** ConfigMaps, the resource the trials write and watch. */
-export const CONFIG_MAPS: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  kind: 'ConfigMap',
-  namespaced: true,
-};
-const NAMESPACES: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  kind: 'Namespace',
-  namespaced: false,
-};
 
 /** Text with multi-byte UTF-8 characters, so that lines split at random bytes cut inside them. */
 const WIDE = 'é✓日本🙂';

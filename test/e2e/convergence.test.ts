@@ -6,11 +6,12 @@ import type { KubeObject, ReflectorEvent } from '../../operators/types.ts';
 import { type RunningApiServer, startApiServer } from '../../src/apiserver/index.ts';
 import { FAULT_PLANS, type FaultPlan } from '../../src/testing/fault-plan.ts';
 import { type FaultProxy, startFaultProxy } from '../../src/testing/fault-proxy.ts';
-import { CONFIG_MAPS, runConvergenceTrials } from '../../src/testing/fault-trial.ts';
+import { runConvergenceTrials } from '../../src/testing/fault-trial.ts';
 import { kubeRxTrialInformer } from '../../src/testing/fault-trial-informer.ts';
 import { listerWatcher } from '../../streams/api-client.ts';
 import { type KubeApiClient, kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { listWatch } from '../../streams/list-watch.ts';
+import { CONFIG_MAPS, NAMESPACES } from '../../streams/resources.ts';
 
 // Time is compressed about 25-fold against the defaults (inactivity 25 s → 1 s, bookmarks 10 s →
 // 250 ms, backoff 0.8-30 s → 0.1-1 s), so that 20 trials fit in seconds; the request timeout (2 s)
@@ -104,12 +105,7 @@ async function until(check: () => boolean, limitMs: number): Promise<number> {
 }
 
 async function namespaceWith(namespace: string, names: string[]): Promise<Map<string, string>> {
-  await firstValueFrom(
-    writer.create(
-      { ...CONFIG_MAPS, plural: 'namespaces', kind: 'Namespace', namespaced: false },
-      { metadata: { name: namespace } },
-    ),
-  );
+  await firstValueFrom(writer.create(NAMESPACES, { metadata: { name: namespace } }));
   const rvs = new Map<string, string>();
   for (const name of names) {
     const made = await firstValueFrom(

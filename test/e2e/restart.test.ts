@@ -11,20 +11,14 @@ import type { Logger } from '../../operators/logger.ts';
 import type { KubeObject, ReflectorEvent } from '../../operators/types.ts';
 import { type RunningApiServer, startApiServer } from '../../src/apiserver/index.ts';
 import { startFaultProxy } from '../../src/testing/fault-proxy.ts';
-import { CONFIG_MAPS, describeMismatch } from '../../src/testing/fault-trial.ts';
-import { listerWatcher, type ResourceDescriptor } from '../../streams/api-client.ts';
+import { describeMismatch } from '../../src/testing/fault-trial.ts';
+import { listerWatcher } from '../../streams/api-client.ts';
 import { type KubeApiClient, kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts';
 import { listWatch } from '../../streams/list-watch.ts';
+import { CONFIG_MAPS, NAMESPACES } from '../../streams/resources.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const NAMESPACES: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  kind: 'Namespace',
-  namespaced: false,
-};
 const cleanups: (() => unknown)[] = [];
 
 afterEach(async () => {

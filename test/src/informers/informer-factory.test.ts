@@ -9,22 +9,7 @@ import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
 import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
 import type { ListOptions, WatchOptions } from '../../../streams/ports.ts';
-
-const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-const NODES: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'nodes',
-  kind: 'Node',
-  namespaced: false,
-};
-const DEPLOYMENTS: ResourceDescriptor = {
-  group: 'apps',
-  version: 'v1',
-  plural: 'deployments',
-  kind: 'Deployment',
-  namespaced: true,
-};
+import { DEPLOYMENTS, NODES, PODS } from '../../../streams/resources.ts';
 
 /** An ApiClient whose lists and watches go to one fake server per resource, recording the options. */
 function fakeClient(servers: Record<string, FakeApiServer>) {

@@ -7,18 +7,10 @@ import { informerFactory } from '../../../src/informers/informer-factory.ts';
 import { metadataInformer } from '../../../src/informers/metadata-informer.ts';
 import { sharedInformer } from '../../../src/informers/shared-informer.ts';
 import { waitForCacheSync } from '../../../src/informers/wait-for-cache-sync.ts';
-import { type ApiClient, listerWatcher, type ResourceDescriptor } from '../../../streams/api-client.ts';
+import { type ApiClient, listerWatcher } from '../../../streams/api-client.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import type { ListerWatcher } from '../../../streams/ports.ts';
-
-const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-const NAMESPACES: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  kind: 'Namespace',
-  namespaced: false,
-};
+import { NAMESPACES, PODS } from '../../../streams/resources.ts';
 
 const pod = (name: string, labels: Record<string, string> = {}): KubeObject => ({
   apiVersion: 'v1',

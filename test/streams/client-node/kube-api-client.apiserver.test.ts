@@ -5,26 +5,11 @@ import { ApiError } from '../../../operators/errors.ts';
 import type { KubeObject } from '../../../operators/types.ts';
 import { startApiServer } from '../../../src/apiserver/index.ts';
 import { leaderElection } from '../../../src/leader-election/leader-election.ts';
-import { listerWatcher, type ResourceDescriptor } from '../../../streams/api-client.ts';
+import { listerWatcher } from '../../../streams/api-client.ts';
 import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { leaseClient } from '../../../streams/lease-client.ts';
+import { CONFIG_MAPS, NODES, PODS } from '../../../streams/resources.ts';
 import { until } from './loopback-server.ts';
-
-const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-const NODES: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'nodes',
-  kind: 'Node',
-  namespaced: false,
-};
-const CONFIGMAPS: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  kind: 'ConfigMap',
-  namespaced: true,
-};
 
 let api: Awaited<ReturnType<typeof startApiServer>>;
 let client: KubeApiClient;
@@ -100,10 +85,10 @@ describe('kubeApiClient against the embedded API server', () => {
 
   it('lists with selectors and watches from the list resourceVersion through a ListerWatcher', async () => {
     await firstValueFrom(
-      client.create(CONFIGMAPS, { metadata: { name: 'a', namespace: 'default', labels: { k: 'v' } } }),
+      client.create(CONFIG_MAPS, { metadata: { name: 'a', namespace: 'default', labels: { k: 'v' } } }),
     );
-    await firstValueFrom(client.create(CONFIGMAPS, { metadata: { name: 'b', namespace: 'default' } }));
-    const lw = listerWatcher(client, CONFIGMAPS, { namespace: 'default', labelSelector: 'k=v' });
+    await firstValueFrom(client.create(CONFIG_MAPS, { metadata: { name: 'b', namespace: 'default' } }));
+    const lw = listerWatcher(client, CONFIG_MAPS, { namespace: 'default', labelSelector: 'k=v' });
     const list = await firstValueFrom(lw.list({}));
     expect(list.items.map((i) => i.metadata?.name)).toEqual(['a']);
     const events$ = lw.watch({ resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: true });
@@ -116,9 +101,9 @@ describe('kubeApiClient against the embedded API server', () => {
     );
     await new Promise((r) => setTimeout(r, 50));
     await firstValueFrom(
-      client.create(CONFIGMAPS, { metadata: { name: 'c', namespace: 'default', labels: { k: 'v' } } }),
+      client.create(CONFIG_MAPS, { metadata: { name: 'c', namespace: 'default', labels: { k: 'v' } } }),
     );
-    await firstValueFrom(client.delete(CONFIGMAPS, 'a', { namespace: 'default' }));
+    await firstValueFrom(client.delete(CONFIG_MAPS, 'a', { namespace: 'default' }));
     const events = await seen;
     expect(events.map((e) => [e.type, e.object.metadata?.name])).toEqual([
       ['ADDED', 'c'],
@@ -134,13 +119,13 @@ describe('kubeApiClient against the embedded API server', () => {
     });
     try {
       const first = await firstValueFrom(
-        c.create<KubeObject>(CONFIGMAPS, { metadata: { name: 'h0', namespace: 'default' } }),
+        c.create<KubeObject>(CONFIG_MAPS, { metadata: { name: 'h0', namespace: 'default' } }),
       );
       for (let i = 1; i < 6; i += 1) {
-        await firstValueFrom(c.create(CONFIGMAPS, { metadata: { name: `h${i}`, namespace: 'default' } }));
+        await firstValueFrom(c.create(CONFIG_MAPS, { metadata: { name: `h${i}`, namespace: 'default' } }));
       }
       const outcome = await firstValueFrom(
-        c.watch(CONFIGMAPS, { resourceVersion: first.metadata?.resourceVersion, namespace: 'default' }),
+        c.watch(CONFIG_MAPS, { resourceVersion: first.metadata?.resourceVersion, namespace: 'default' }),
       ).catch((e) => e);
       const code =
         outcome instanceof ApiError

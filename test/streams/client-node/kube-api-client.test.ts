@@ -2,10 +2,10 @@
 import { firstValueFrom, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, InvalidInputError, KubeRxError, TimeoutError } from '../../../operators/errors.ts';
-import type { ResourceDescriptor } from '../../../streams/api-client.ts';
 import { listerWatcher } from '../../../streams/api-client.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { LEASES, leaseClient } from '../../../streams/lease-client.ts';
+import { DEPLOYMENTS, NODES, PODS } from '../../../streams/resources.ts';
 import {
   type Handler,
   httpKubeconfig,
@@ -15,22 +15,6 @@ import {
   sleep,
   until,
 } from './loopback-server.ts';
-
-const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-const DEPLOYMENTS: ResourceDescriptor = {
-  group: 'apps',
-  version: 'v1',
-  plural: 'deployments',
-  kind: 'Deployment',
-  namespaced: true,
-};
-const NODES: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'nodes',
-  kind: 'Node',
-  namespaced: false,
-};
 
 let server: LoopbackServer | undefined;
 let closeClient: (() => void) | undefined;

@@ -9,18 +9,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import { servingCertificates } from '../../../src/apiserver/certificates.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import type { ResourceDescriptor } from '../../../streams/api-client.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { loadKubeConnection } from '../../../streams/client-node/kube-config.ts';
+import { NAMESPACES } from '../../../streams/resources.ts';
 import { json, type LoopbackServer, loopbackServer } from './loopback-server.ts';
 
-const NS: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  kind: 'Namespace',
-  namespaced: false,
-};
 const TOKEN = 'sEcReT-t0ken-value';
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -79,7 +72,7 @@ afterEach(() => {
 
 async function listThrough(client: ReturnType<typeof kubeApiClient>) {
   const before = server.requests.length;
-  await firstValueFrom(client.list(NS));
+  await firstValueFrom(client.list(NAMESPACES));
   client.close();
   return server.requests[before]!;
 }
@@ -103,7 +96,9 @@ describe('loadKubeConnection / kubeApiClient', () => {
       },
       maxReadRetries: 0,
     });
-    await expect(firstValueFrom(client.list(NS))).rejects.toMatchObject({ code: 'KUBE_RX_CONNECTION' });
+    await expect(firstValueFrom(client.list(NAMESPACES))).rejects.toMatchObject({
+      code: 'KUBE_RX_CONNECTION',
+    });
     client.close();
   });
 

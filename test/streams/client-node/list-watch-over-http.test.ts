@@ -3,18 +3,11 @@ import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject, ReflectorEvent } from '../../../operators/types.ts';
 import { startApiServer } from '../../../src/apiserver/index.ts';
-import { listerWatcher, type ResourceDescriptor } from '../../../streams/api-client.ts';
+import { listerWatcher } from '../../../streams/api-client.ts';
 import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { listWatch } from '../../../streams/list-watch.ts';
+import { CONFIG_MAPS } from '../../../streams/resources.ts';
 import { until } from './loopback-server.ts';
-
-const CONFIGMAPS: ResourceDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  kind: 'ConfigMap',
-  namespaced: true,
-};
 
 let api: Awaited<ReturnType<typeof startApiServer>>;
 let client: KubeApiClient;
@@ -42,7 +35,7 @@ describe('listWatch over HTTP', () => {
       else if (e.type !== 'Bookmark')
         cache.set(e.object.metadata!.name!, e.object.metadata!.resourceVersion!);
     };
-    const inner = listerWatcher(client, CONFIGMAPS, { namespace: 'default' });
+    const inner = listerWatcher(client, CONFIG_MAPS, { namespace: 'default' });
     const calls = { list: 0, watch: 0 };
     const counted = {
       list: (o: Parameters<typeof inner.list>[0]) => {
@@ -61,21 +54,21 @@ describe('listWatch over HTTP', () => {
     }).subscribe(apply);
     for (let i = 0; i < 30; i += 1) {
       const name = `cm${i % 7}`;
-      const existing = await firstValueFrom(client.get(CONFIGMAPS, name, { namespace: 'default' })).catch(
+      const existing = await firstValueFrom(client.get(CONFIG_MAPS, name, { namespace: 'default' })).catch(
         () => undefined,
       );
       if (existing && i % 5 === 0)
-        await firstValueFrom(client.delete(CONFIGMAPS, name, { namespace: 'default' }));
+        await firstValueFrom(client.delete(CONFIG_MAPS, name, { namespace: 'default' }));
       else if (existing) {
-        await firstValueFrom(client.update(CONFIGMAPS, { ...existing, data: { i: String(i) } }));
+        await firstValueFrom(client.update(CONFIG_MAPS, { ...existing, data: { i: String(i) } }));
       } else
         await firstValueFrom(
-          client.create(CONFIGMAPS, { metadata: { name, namespace: 'default' }, data: { i: String(i) } }),
+          client.create(CONFIG_MAPS, { metadata: { name, namespace: 'default' }, data: { i: String(i) } }),
         );
       await new Promise((r) => setTimeout(r, 60));
     }
     const server = async () => {
-      const list = await firstValueFrom(client.list(CONFIGMAPS, { namespace: 'default' }));
+      const list = await firstValueFrom(client.list(CONFIG_MAPS, { namespace: 'default' }));
       return new Map(list.items.map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
     };
     const expected = await server();

@@ -1,11 +1,10 @@
 // SLOW (~35 s, real time, on purpose): a healthy watch stays open past 30 s, unlike client-node 2.0.x's Watch.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WatchEvent } from '../../../operators/types.ts';
-import type { ResourceDescriptor } from '../../../streams/api-client.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { PODS } from '../../../streams/resources.ts';
 import { httpKubeconfig, type LoopbackServer, loopbackServer, sleep } from './loopback-server.ts';
 
-const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 const HOLD_MS = 35_000;
 
 let server: LoopbackServer | undefined;
