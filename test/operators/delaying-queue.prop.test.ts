@@ -1,8 +1,8 @@
 // Property: the delaying queue releases each item once, at its earliest requested time, in time order.
 import fc from 'fast-check';
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { DelayingQueue } from '../../operators/delaying-queue.ts';
+import { VirtualClock } from '../../src/testing/virtual-clock.ts';
 
 describe('DelayingQueue properties', () => {
   it('matches a naive model: earliest time per waiting item, released in (time, arrival) order', () => {
@@ -16,7 +16,8 @@ describe('DelayingQueue properties', () => {
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-        const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+        const clock = new VirtualClock();
+        const scheduler = clock.scheduler;
         const released: [string, number][] = [];
         const queue = new DelayingQueue<string>({
           scheduler,
@@ -51,9 +52,7 @@ describe('DelayingQueue properties', () => {
               now++;
               releaseUpTo(now);
             }
-            scheduler.schedule(() => {}, o.ms);
-            scheduler.maxFrames = scheduler.frame + o.ms;
-            scheduler.flush();
+            clock.advance(o.ms);
           }
           expect(released).toEqual(expected);
           expect(queue.size).toBe(waiting.size);

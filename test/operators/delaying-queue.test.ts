@@ -1,20 +1,17 @@
 // Tests the delaying queue: time order, earliest-wins dedup, one timer at a time, shutdown.
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { DelayingQueue } from '../../operators/delaying-queue.ts';
+import { VirtualClock } from '../../src/testing/virtual-clock.ts';
 
 function setup() {
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+  const clock = new VirtualClock();
+  const scheduler = clock.scheduler;
   const released: [string, number][] = [];
   const queue = new DelayingQueue<string>({
     scheduler,
     ready: (item) => released.push([item, scheduler.now()]),
   });
-  const advance = (ms: number) => {
-    scheduler.schedule(() => {}, ms);
-    scheduler.maxFrames = scheduler.frame + ms;
-    scheduler.flush();
-  };
+  const advance = (ms: number) => clock.advance(ms);
   return { scheduler, released, queue, advance };
 }
 
@@ -113,7 +110,8 @@ describe('DelayingQueue', () => {
   });
 
   it('a ready callback that shuts the queue down stops the release loop', () => {
-    const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
+    const clock = new VirtualClock();
+    const scheduler = clock.scheduler;
     const released: string[] = [];
     const queue: DelayingQueue<string> = new DelayingQueue<string>({
       scheduler,

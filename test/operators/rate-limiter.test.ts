@@ -1,5 +1,4 @@
 // Tests the rate limiters against the cases of client-go's default_rate_limiters_test.go, in virtual time.
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import {
@@ -11,19 +10,7 @@ import {
   type RateLimiter,
   withMaxWaitRateLimiter,
 } from '../../operators/rate-limiter.ts';
-
-/** A virtual clock: `advance(ms)` moves `scheduler.now()` forward. */
-function virtualClock() {
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  return {
-    scheduler,
-    advance(ms: number) {
-      scheduler.schedule(() => {}, ms);
-      scheduler.maxFrames = scheduler.frame + ms;
-      scheduler.flush();
-    },
-  };
-}
+import { VirtualClock } from '../../src/testing/virtual-clock.ts';
 
 /** A step of a scripted limiter scenario: call `when`, read `numRequeues`, or `forget`. */
 type Step = ['when', string, number] | ['requeues', string, number] | ['forget', string];
@@ -131,7 +118,7 @@ describe('rate limiters (default_rate_limiters_test.go)', () => {
 
   describe('token bucket (x/time/rate semantics)', () => {
     it('starts full: the first `burst` calls are free, then calls are spaced 1/qps apart', () => {
-      const { scheduler } = virtualClock();
+      const { scheduler } = new VirtualClock();
       const limiter = bucketRateLimiter({ qps: 10, burst: 100, scheduler });
       const delays = Array.from({ length: 103 }, () => limiter.when('any'));
       expect(delays.slice(0, 100)).toEqual(Array(100).fill(0));
@@ -140,7 +127,7 @@ describe('rate limiters (default_rate_limiters_test.go)', () => {
     });
 
     it('refills with time, never above the burst', () => {
-      const clock = virtualClock();
+      const clock = new VirtualClock();
       const limiter = bucketRateLimiter({ qps: 2, burst: 2, scheduler: clock.scheduler });
       expect([limiter.when('a'), limiter.when('a'), limiter.when('a')]).toEqual([0, 0, 500]);
       clock.advance(10_000); // owed token repaid, then full (2) again, not 20
@@ -150,7 +137,7 @@ describe('rate limiters (default_rate_limiters_test.go)', () => {
     });
 
     it('forget does nothing', () => {
-      const { scheduler } = virtualClock();
+      const { scheduler } = new VirtualClock();
       const limiter = bucketRateLimiter({ qps: 1, burst: 1, scheduler });
       limiter.when('a');
       limiter.forget('a');
@@ -159,7 +146,7 @@ describe('rate limiters (default_rate_limiters_test.go)', () => {
   });
 
   it('default controller limiter: exponential 5 ms per item under a 10 qps / 100 burst bucket', () => {
-    const { scheduler } = virtualClock();
+    const { scheduler } = new VirtualClock();
     const limiter = defaultControllerRateLimiter({ scheduler });
     expect([limiter.when('a'), limiter.when('a'), limiter.when('a')]).toEqual([5, 10, 20]);
     expect(limiter.numRequeues('a')).toBe(3);

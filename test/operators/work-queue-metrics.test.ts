@@ -1,20 +1,8 @@
 // Tests what a named work queue reports through the metrics port (client-go's metrics_test.go), in virtual time.
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { workQueue } from '../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../operators/work-queue-metrics.ts';
-
-function virtualClock() {
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  return {
-    scheduler,
-    advance(ms: number) {
-      scheduler.schedule(() => {}, ms);
-      scheduler.maxFrames = scheduler.frame + ms;
-      scheduler.flush();
-    },
-  };
-}
+import { VirtualClock } from '../../src/testing/virtual-clock.ts';
 
 class Recorded {
   inc = 0;
@@ -63,7 +51,7 @@ function recordingProvider() {
 
 describe('work queue metrics (metrics_test.go)', () => {
   it('adds, depth, queue latency, work duration and unfinished work follow the items', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const { m, names, provider } = recordingProvider();
     const q = workQueue({
       name: 'test',
@@ -114,7 +102,7 @@ describe('work queue metrics (metrics_test.go)', () => {
   });
 
   it('unfinished work sums the ages of all items in processing; longest is the oldest', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const { m, provider } = recordingProvider();
     const q = workQueue({ name: 'q', metrics: provider, scheduler: clock.scheduler });
     q.add('a');
@@ -129,7 +117,7 @@ describe('work queue metrics (metrics_test.go)', () => {
   });
 
   it('retries count every delayed or rate-limited add made before shutdown', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const { m, provider } = recordingProvider();
     const q = workQueue({ name: 'q', metrics: provider, scheduler: clock.scheduler });
     q.addAfter('a', 0);
@@ -142,7 +130,7 @@ describe('work queue metrics (metrics_test.go)', () => {
   });
 
   it('no unfinished-work update after shutdown (TestMetricShutdown)', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const { m, provider } = recordingProvider();
     const q = workQueue({
       name: 'q',

@@ -1,9 +1,9 @@
 // Model-based test: the work queue against a deliberately naive model, under any interleaving of operations.
 import fc from 'fast-check';
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { itemExponentialRateLimiter } from '../../operators/rate-limiter.ts';
 import { WorkQueue } from '../../operators/work-queue.ts';
+import { VirtualClock } from '../../src/testing/virtual-clock.ts';
 
 /** The naive model: arrays and sets, scanned every time. */
 interface Model {
@@ -19,7 +19,7 @@ interface Model {
 
 interface Real {
   q: WorkQueue<string>;
-  scheduler: VirtualTimeScheduler;
+  clock: VirtualClock;
 }
 
 function modelAdd(m: Model, k: string) {
@@ -170,9 +170,7 @@ class Advance implements fc.Command<Model, Real> {
         modelAdd(m, k);
       }
     }
-    r.scheduler.schedule(() => {}, this.ms);
-    r.scheduler.maxFrames = r.scheduler.frame + this.ms;
-    r.scheduler.flush();
+    r.clock.advance(this.ms);
     checkInvariants(m, r);
   }
   toString = () => `advance(${this.ms})`;
@@ -203,8 +201,11 @@ describe('WorkQueue model-based', () => {
     ];
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 80, size: '+1' }), (cmds) => {
-        const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-        const q = new WorkQueue<string>({ scheduler, rateLimiter: itemExponentialRateLimiter(1, 16) });
+        const clock = new VirtualClock();
+        const q = new WorkQueue<string>({
+          scheduler: clock.scheduler,
+          rateLimiter: itemExponentialRateLimiter(1, 16),
+        });
         const model: Model = {
           queue: [],
           dirty: new Set(),
@@ -215,7 +216,7 @@ describe('WorkQueue model-based', () => {
           seq: 0,
           shutDown: false,
         };
-        fc.modelRun(() => ({ model, real: { q, scheduler } }), cmds);
+        fc.modelRun(() => ({ model, real: { q, clock } }), cmds);
       }),
       { numRuns: 200 },
     );

@@ -1,23 +1,12 @@
 // Tests the work queue against the cases of client-go's queue, delaying and rate-limiting queue tests.
-import { take as takeFirst, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { take as takeFirst } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../operators/rate-limiter.ts';
 import { itemExponentialRateLimiter } from '../../operators/rate-limiter.ts';
 import { type WorkQueue, workQueue } from '../../operators/work-queue.ts';
 import { noopWorkQueueMetrics } from '../../operators/work-queue-metrics.ts';
-
-function virtualClock() {
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  return {
-    scheduler,
-    advance(ms: number) {
-      scheduler.schedule(() => {}, ms);
-      scheduler.maxFrames = scheduler.frame + ms;
-      scheduler.flush();
-    },
-  };
-}
+import { VirtualClock } from '../../src/testing/virtual-clock.ts';
 
 /** Takes the next item synchronously, failing the test when none is queued. */
 function take<T>(q: WorkQueue<T>): T {
@@ -37,7 +26,7 @@ describe('WorkQueue (queue_test.go)', () => {
   it.each(['shutDown', 'shutDownWithDrain'] as const)(
     'basic: 50 producers × 50 adds, 10 consumers taking 3 ms each, then %s; nothing after shutdown',
     (mode) => {
-      const clock = virtualClock();
+      const clock = new VirtualClock();
       const q = workQueue<string>({ scheduler: clock.scheduler });
       const active = new Set<string>();
       let overlap = false;
@@ -322,7 +311,7 @@ describe('WorkQueue.get() (marbles)', () => {
 
 describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
   it('simple: not added before its time, added after, nothing more later', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const q = workQueue({ scheduler: clock.scheduler });
     q.addAfter('foo', 50);
     expect(q.len()).toBe(0);
@@ -335,7 +324,7 @@ describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
   });
 
   it('deduping: a later delayed add is dropped, an earlier one wins', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const q = workQueue({ scheduler: clock.scheduler });
     q.addAfter('foo', 50);
     q.addAfter('foo', 70);
@@ -357,7 +346,7 @@ describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
   });
 
   it('add two, fire early: items come out in time order, including one added later', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const q = workQueue({ scheduler: clock.scheduler });
     q.addAfter('foo', 1000);
     q.addAfter('bar', 50);
@@ -375,7 +364,7 @@ describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
   });
 
   it('copy shifting: three items due together come out by readyAt', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const q = workQueue({ scheduler: clock.scheduler });
     q.addAfter('foo', 1000);
     q.addAfter('bar', 500);
@@ -387,7 +376,7 @@ describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
   });
 
   it('a delay ≤ 0 adds at once; delayed adds coalesce with a queued item', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const q = workQueue({ scheduler: clock.scheduler });
     q.addAfter('now', 0);
     q.addAfter('neg', -5);
@@ -398,7 +387,7 @@ describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
   });
 
   it('shutdown drops waiting items and releases the timer', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const q = workQueue({ scheduler: clock.scheduler });
     q.addAfter('foo', 50);
     q.shutDown();
@@ -412,7 +401,7 @@ describe('WorkQueue.addAfter (delaying_queue_test.go)', () => {
 
 describe('WorkQueue rate-limited adds (rate_limiting_queue_test.go)', () => {
   it('asks the limiter for each delay, counts requeues per item, forget resets', () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const asked: [string, number][] = [];
     const inner = itemExponentialRateLimiter(1, 1000);
     const limiter: RateLimiter = {

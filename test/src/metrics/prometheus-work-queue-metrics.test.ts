@@ -1,6 +1,6 @@
 // Tests the prom-client work queue metrics by reading the registry's text exposition.
 import { register as globalRegistry, Registry } from 'prom-client';
-import { of, VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { reconcileWith } from '../../../operators/reconcile.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
@@ -8,18 +8,7 @@ import {
   prometheusWorkQueueMetrics,
   WORK_QUEUE_DURATION_BUCKETS,
 } from '../../../src/metrics/prometheus-work-queue-metrics.ts';
-
-function virtualClock() {
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  return {
-    scheduler,
-    advance(ms: number) {
-      scheduler.schedule(() => {}, ms);
-      scheduler.maxFrames = scheduler.frame + ms;
-      scheduler.flush();
-    },
-  };
-}
+import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
 
 /** The value of one sample line, e.g. `workqueue_depth{name="pods"}`. */
 function sample(text: string, series: string): number | undefined {
@@ -63,7 +52,7 @@ describe('prometheusWorkQueueMetrics', () => {
   });
 
   it('follows a queue: adds, depth, latency and work duration, retries, unfinished work', async () => {
-    const clock = virtualClock();
+    const clock = new VirtualClock();
     const registry = new Registry();
     const q = workQueue({
       name: 'pods',
