@@ -66,6 +66,11 @@ export interface ReflectorState {
   /** A list at rv "0" came back in several pages: keep paginating relists (sticky). */
   paginatedResult: boolean;
   synced: boolean;
+  /**
+   * A watch delivered a well-formed event or bookmark since the last failure; the next failure is then
+   * not consecutive with it (see {@link ReflectorTransition.resetBackoff}).
+   */
+  progressed: boolean;
 }
 
 /** What the shell feeds in. `ms` durations and `veryShort` are measured by the shell on its clock. */
@@ -74,7 +79,10 @@ export type ReflectorInput =
   | { type: 'listPage'; page: ObjectList }
   | { type: 'listFailed'; error: unknown }
   | { type: 'watchEvent'; event: WatchEvent }
-  /** The watch ended: cleanly (`error` undefined) or broken. `veryShort`: under 1 s and no events. */
+  /**
+   * The watch ended: cleanly (`error` undefined) or with an error. `veryShort`: it lasted under 1 s and
+   * delivered no event (measured whatever the ending, so a connection that breaks at once is caught too).
+   */
   | { type: 'watchEnded'; error?: unknown; veryShort: boolean }
   /** The watch delivered nothing for the inactivity window. */
   | { type: 'inactive'; ms: number }
@@ -94,10 +102,24 @@ export interface ReflectorLog {
   fields?: Record<string, unknown>;
 }
 
+/**
+ * One step's outcome.
+ *
+ * `resetBackoff`: this failure follows progress (a watch delivered a good event or bookmark since the
+ * previous failure), so it is not consecutive with that one and the shell resets its backoff policy
+ * before anything else. Consecutive failures keep client-go's growing waits (0.8, 1.6, 3.2 s, ...); a
+ * failure after progress costs the first step again, or nothing when it resumes at once. client-go only
+ * starts over after two minutes without a backoff, so a long-lived watch that meets a garbled line or an
+ * error every few seconds waits longer and longer although every attempt got through; kube-rs's watcher
+ * resets its backoff on each successful event for the same reason. Progress counts on watches only: a
+ * list that succeeds, followed by a watch that fails at once, is still a run of consecutive failures, so
+ * a server whose watches fail is not relisted every second.
+ */
 export interface ReflectorTransition {
   command: ReflectorCommand;
   emit?: ReflectorEvent;
   log?: ReflectorLog;
+  resetBackoff?: boolean;
 }
 
 const CONTINUE: ReflectorTransition = { command: { type: 'continue' } };
@@ -111,6 +133,7 @@ export function initialReflectorState(settings: ReflectorSettings): ReflectorSta
     rvUnavailable: false,
     paginatedResult: false,
     synced: false,
+    progressed: false,
   };
 }
 
@@ -169,6 +192,36 @@ export function isWatchRetriable(error: unknown): boolean {
     (error as { cause?: { code?: unknown } } | null)?.cause as { code?: unknown } | undefined
   )?.code;
   return code === 'ECONNREFUSED' || causeCode === 'ECONNREFUSED';
+}
+
+const BROKEN_CONNECTION_CODES = new Set([
+  'KUBE_RX_CONNECTION',
+  'KUBE_RX_TIMEOUT',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+]);
+
+/**
+ * The connection under a watch broke or timed out (reset, cut mid-body, premature end), as opposed to an
+ * answer of the server. client-go's stream watcher treats an unexpected EOF, a probable EOF (reset, broken
+ * pipe, closed connection) and a timeout as the normal end of the watch, and the reflector then re-watches
+ * at once from the last resourceVersion; this predicate lets the machine do the same. A refused connection
+ * is not included: it says the server is away, see {@link isWatchRetriable}.
+ */
+export function isConnectionBroken(error: unknown): boolean {
+  if (isWatchRetriable(error)) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  const causeCode = (
+    (error as { cause?: { code?: unknown } } | null)?.cause as { code?: unknown } | undefined
+  )?.code;
+  return (
+    (typeof code === 'string' && BROKEN_CONNECTION_CODES.has(code)) ||
+    (typeof causeCode === 'string' && BROKEN_CONNECTION_CODES.has(causeCode))
+  );
 }
 
 /** Turns a watch ERROR event's object into an error: an ApiError for a Status, a KubeRxError otherwise. */
@@ -295,7 +348,24 @@ function backoff(
   state.phase = { name: 'backoff', then };
   const t: ReflectorTransition = { command: { type: 'backoff', error } };
   if (log) t.log = log;
+  return failure(state, t);
+}
+
+/** Marks `t` as a failure: it resets the backoff when progress came before it, and progress starts over. */
+function failure(state: ReflectorState, t: ReflectorTransition): ReflectorTransition {
+  if (state.progressed) t.resetBackoff = true;
+  state.progressed = false;
   return t;
+}
+
+/**
+ * Garbled data on a watch: resume from the last good resourceVersion, at once when the watch made progress
+ * since the last failure (each immediate resume then needs a new good event, so a server that sends the
+ * same garbage again cannot make it spin), else after a backoff.
+ */
+function resumeAfterGarbage(state: ReflectorState, error: unknown, log: ReflectorLog): ReflectorTransition {
+  if (!state.progressed) return backoff(state, 'watch', error, log);
+  return failure(state, beginWatch(state, log));
 }
 
 function errorText(error: unknown): string {
@@ -379,6 +449,7 @@ function onWatchListEvent(
   }
   if (event.type === 'ERROR') return onWatchListEnded(state, phase, errorFromWatchEvent(event.object), false);
   phase.eventCount++;
+  state.progressed = true;
   const obj = event.object;
   if (event.type === 'BOOKMARK') {
     if (obj.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') return CONTINUE;
@@ -414,14 +485,22 @@ function onWatchListEnded(
   error: unknown,
   veryShort: boolean,
 ): ReflectorTransition {
-  if (error === undefined) {
+  if (error === undefined || isConnectionBroken(error)) {
     if (veryShort && phase.eventCount === 0) {
       return watchListFailed(
         state,
-        new KubeRxError('KUBE_RX_VERY_SHORT_WATCH', 'watch-list closed at once with no events'),
+        error ?? new KubeRxError('KUBE_RX_VERY_SHORT_WATCH', 'watch-list closed at once with no events'),
       );
     }
-    return beginWatchList(state);
+    const t = beginWatchList(state);
+    if (error !== undefined) {
+      t.log = {
+        level: 'info',
+        msg: 'watch-list connection broke; streaming again',
+        fields: { error: errorText(error) },
+      };
+    }
+    return t;
   }
   if (isWatchRetriable(error)) {
     return backoff(state, 'watchList', error, {
@@ -455,7 +534,7 @@ function onWatchEvent(
       reason.includes('type') ? 'type' : 'object.metadata',
       reason,
     );
-    return backoff(state, 'watch', error, {
+    return resumeAfterGarbage(state, error, {
       level: 'error',
       msg: 'malformed watch event; resuming the watch from the last good resourceVersion',
       fields: { reason, rv: state.lastSyncRV, event: preview(event) },
@@ -482,32 +561,50 @@ function onWatchEvent(
       emit = { type: 'Bookmark', resourceVersion: rv };
   }
   if (phase.propagateRV || phase.pastInitialAdds) state.lastSyncRV = rv;
+  state.progressed = true;
   return { command: { type: 'continue' }, emit };
 }
 
 function onWatchEnded(state: ReflectorState, error: unknown, veryShort: boolean): ReflectorTransition {
-  if (error === undefined) {
+  // A clean close and a broken connection both end the watch normally (client-go's stream watcher); only
+  // one that ends within a second without an event is suspect: back off, then relist.
+  if (error === undefined || isConnectionBroken(error)) {
     if (veryShort) {
+      // Events of a watch judged very short (a source replaying synchronously) are not progress.
+      state.progressed = false;
       return backoff(
         state,
         'cycle',
-        new KubeRxError('KUBE_RX_VERY_SHORT_WATCH', 'watch closed within a second with no events'),
+        new KubeRxError(
+          'KUBE_RX_VERY_SHORT_WATCH',
+          error === undefined
+            ? 'watch closed within a second with no events'
+            : `watch broke within a second with no events: ${errorText(error)}`,
+          error === undefined ? undefined : { cause: error },
+        ),
         {
           level: 'warn',
-          msg: 'very short watch: closed within a second with no events',
-          fields: { rv: state.lastSyncRV },
+          msg: 'very short watch: ended within a second with no events',
+          fields: { rv: state.lastSyncRV, ...(error === undefined ? {} : { error: errorText(error) }) },
         },
       );
     }
+    if (error === undefined) {
+      return beginWatch(state, {
+        level: 'debug',
+        msg: 'watch closed; re-watching',
+        fields: { rv: state.lastSyncRV },
+      });
+    }
     return beginWatch(state, {
-      level: 'debug',
-      msg: 'watch closed; re-watching',
-      fields: { rv: state.lastSyncRV },
+      level: 'info',
+      msg: 'watch connection broke; re-watching from the last resourceVersion',
+      fields: { rv: state.lastSyncRV, error: errorText(error) },
     });
   }
   const fields = { rv: state.lastSyncRV, error: errorText(error) };
   if (error instanceof InvalidInputError) {
-    return backoff(state, 'watch', error, {
+    return resumeAfterGarbage(state, error, {
       level: 'error',
       msg: 'garbled watch data; resuming the watch from the last good resourceVersion',
       fields: { ...fields, input: preview(error.input) },

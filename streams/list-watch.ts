@@ -30,7 +30,12 @@ export interface ListWatchConfig {
   minWatchTimeoutSeconds?: number;
   /** Abandon and resume a watch that delivered nothing (not even a bookmark) for this long; default 25 000 ms, 0 disables. */
   inactivityTimeoutMs?: number;
-  /** Abandon a list page that has not answered in this long and retry after a backoff; default 60 000 ms, 0 disables. */
+  /**
+   * Abandon a list page that has not answered in this long and retry after a backoff; default 60 000 ms,
+   * 0 disables. A guard for lister-watchers without their own timeout: a client that retries inside one
+   * list call keeps its attempts and waits within its own request timeout and hands back an error whose
+   * wait would pass it (kubeApiClient does), so that this backoff honours its `Retry-After`.
+   */
   requestTimeoutMs?: number;
   /** Makes the backoff policy of one subscription; default {@link exponentialBackoff} on `scheduler` and `random`. */
   backoff?: () => Backoff;
@@ -74,10 +79,14 @@ function nonNegative(field: string, value: number | undefined, fallback: number,
  * ```
  * (the 410 costs an 800 ms backoff, then a relist; see the first marble test)
  *
- * Recovery: a watch that ends cleanly or goes silent is resumed from the last resourceVersion; 429 and
- * garbled data resume it after a backoff; 410 Gone, "too large resource version" and other errors relist
- * after a backoff (800 ms doubling to 30 s, jitter, reset after 2 min; `Retry-After` is honoured). Only a
- * custom backoff that gives up ends the stream, with an error.
+ * Recovery: a watch that ends cleanly, whose connection breaks (reset, cut mid-body, timeout) or that
+ * goes silent is resumed at once from the last resourceVersion, as client-go treats an unexpected EOF;
+ * one that ends within a second without an event backs off, then relists. Garbled data resumes from the
+ * last good resourceVersion, at once if the watch made progress since the last failure, else after a
+ * backoff. 429 re-watches after a backoff; 410 Gone, "too large resource version" and other errors relist
+ * after a backoff (800 ms doubling to 30 s, jitter; `Retry-After` is honoured). The backoff starts over
+ * when a watch delivered a good event or bookmark since the previous failure, so only consecutive
+ * failures wait longer and longer. Only a custom backoff that gives up ends the stream, with an error.
  *
  * Teardown: unsubscribing aborts the in-flight list or watch at once and releases every timer.
  *
@@ -179,6 +188,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
       if (t.log) log[t.log.level](t.log.fields ?? {}, t.log.msg);
       if (t.emit) subscriber.next(t.emit as ReflectorEvent<T>);
       if (closed) return;
+      if (t.resetBackoff) backoff.reset();
       run(t.command);
       publishHealth();
     };
@@ -261,18 +271,16 @@ export function listWatch<T extends KubeObject = KubeObject>(
           // A watch that ends before subscribe() returns counts as very short even with events, so that a
           // source replaying the same events synchronously cannot spin the loop without a backoff.
           let opening = true;
+          const veryShort = () =>
+            (events === 0 || opening) && scheduler.now() - startedAt < VERY_SHORT_WATCH_MS;
           const sub = lw.watch(options).subscribe({
             next: (event) => {
               events++;
               lastActivity = lastEventAt = scheduler.now();
               dispatch(gen, { type: 'watchEvent', event });
             },
-            error: (error: unknown) => dispatch(gen, { type: 'watchEnded', error, veryShort: false }),
-            complete: () =>
-              dispatch(gen, {
-                type: 'watchEnded',
-                veryShort: (events === 0 || opening) && scheduler.now() - startedAt < VERY_SHORT_WATCH_MS,
-              }),
+            error: (error: unknown) => dispatch(gen, { type: 'watchEnded', error, veryShort: veryShort() }),
+            complete: () => dispatch(gen, { type: 'watchEnded', veryShort: veryShort() }),
           });
           opening = false;
           keep(gen, sub);

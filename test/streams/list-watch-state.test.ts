@@ -1,6 +1,6 @@
 // Tables for the Reflector state machine, rewritten from client-go's reflector_test.go and reflector_watchlist_test.go.
 import { describe, expect, it } from 'vitest';
-import { ApiError, InvalidInputError } from '../../operators/errors.ts';
+import { ApiError, InvalidInputError, KubeRxError, TimeoutError } from '../../operators/errors.ts';
 import {
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeObject,
@@ -15,6 +15,7 @@ import {
 } from '../../src/testing/api-errors.ts';
 import {
   initialReflectorState,
+  isConnectionBroken,
   listPageSize,
   malformedReason,
   type ReflectorInput,
@@ -77,6 +78,11 @@ const stateWith = (patch: Partial<ReflectorState>): ReflectorState => ({
   }),
   ...patch,
 });
+
+/** Connection-level failures as the HTTP client and node raise them. */
+const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+const cutMidStream = () =>
+  new KubeRxError('KUBE_RX_CONNECTION', 'GET /api/v1/pods?watch=true: the connection closed mid-stream');
 
 describe('relist and rewatch resourceVersion (relistResourceVersion, rewatchResourceVersion)', () => {
   it.each([
@@ -323,26 +329,50 @@ describe('watch endings (the watch loop of reflector.go)', () => {
       { resourceVersion: '7' },
     ],
     [
-      'garbled data backs off, then resumes from the last good rv',
+      'garbled data after a good event resumes at once from the last good rv',
       { type: 'watchEnded', error: new InvalidInputError('{"ty', undefined, 'not JSON'), veryShort: false },
-      'backoff→watch',
+      'watch',
       { resourceVersion: '7' },
     ],
     [
-      'an event without metadata resumes from the last good rv',
+      'an event without metadata after a good event resumes at once from the last good rv',
       { type: 'watchEvent', event: { type: 'MODIFIED', object: {} } },
-      'backoff→watch',
+      'watch',
       { resourceVersion: '7' },
     ],
     [
-      'an unknown event type resumes from the last good rv',
+      'an unknown event type after a good event resumes at once from the last good rv',
       { type: 'watchEvent', event: { type: 'NOPE', object: pod('x', '9') } as unknown as WatchEvent },
-      'backoff→watch',
+      'watch',
       { resourceVersion: '7' },
     ],
     [
       'a 500 backs off, then relists',
       { type: 'watchEnded', error: internalError(), veryShort: false },
+      'backoff→list',
+      { resourceVersion: '7' },
+    ],
+    [
+      'a connection reset mid-stream re-watches at once from the last rv (streamwatcher: probable EOF)',
+      { type: 'watchEnded', error: reset(), veryShort: false },
+      'watch',
+      { resourceVersion: '7' },
+    ],
+    [
+      'a body cut mid-stream (the client transport) re-watches at once from the last rv',
+      { type: 'watchEnded', error: cutMidStream(), veryShort: false },
+      'watch',
+      { resourceVersion: '7' },
+    ],
+    [
+      'a watch that timed out re-watches at once from the last rv',
+      { type: 'watchEnded', error: new TimeoutError('watch v1/pods', 60_000), veryShort: false },
+      'watch',
+      { resourceVersion: '7' },
+    ],
+    [
+      'a connection that breaks within a second with no events backs off, then relists',
+      { type: 'watchEnded', error: reset(), veryShort: true },
       'backoff→list',
       { resourceVersion: '7' },
     ],
@@ -368,6 +398,23 @@ describe('watch endings (the watch loop of reflector.go)', () => {
     expect(after.command.type).toBe(expected.split('→')[1]);
     expect((after.command as { options: object }).options).toMatchObject(options!);
     expect(m.state.lastSyncRV).toBe('7');
+  });
+
+  it.each([
+    ['ECONNRESET', reset(), true],
+    ['a cause with EPIPE', new Error('write failed', { cause: { code: 'EPIPE' } }), true],
+    ['the transport cut', cutMidStream(), true],
+    ['a timeout', new TimeoutError('watch', 1), true],
+    [
+      'a refused connection (retriable instead)',
+      new KubeRxError('KUBE_RX_CONNECTION', 'refused', { cause: { code: 'ECONNREFUSED' } }),
+      false,
+    ],
+    ['a 500', internalError(), false],
+    ['garbled data', new InvalidInputError('watch', 'line', 'not JSON'), false],
+    ['a plain Error', new Error('boom'), false],
+  ])('isConnectionBroken(%s) is %s', (_name, error, expected) => {
+    expect(isConnectionBroken(error)).toBe(expected);
   });
 
   it('malformed events name their problem', () => {
@@ -495,6 +542,23 @@ describe('TestWatchList (reflector_watchlist_test.go)', () => {
     expect(m.emitted.map((e) => (e as { type: string }).type)).toEqual(['Replace', 'Added', 'Added']);
   });
 
+  it('a stream whose connection breaks before the bookmark streams again (no fallback to a list)', () => {
+    const m = machine({ watchList: true });
+    m.feed({ type: 'start' });
+    m.feed({ type: 'watchEvent', event: { type: 'ADDED', object: pod('p1', '1') } });
+    const t = m.feed({ type: 'watchEnded', error: cutMidStream(), veryShort: false });
+    expect(t.command).toEqual(initial);
+    expect(t.log).toMatchObject({ level: 'info', fields: { error: expect.stringMatching(/mid-stream/) } });
+  });
+
+  it('a stream whose connection breaks at once with no events falls back to a list', () => {
+    const m = machine({ watchList: true });
+    m.feed({ type: 'start' });
+    const t = m.feed({ type: 'watchEnded', error: reset(), veryShort: true });
+    expect(t.command).toEqual({ type: 'list', options: { resourceVersion: '0', limit: 500 } });
+    expect(t.log?.fields).toMatchObject({ error: 'read ECONNRESET' });
+  });
+
   it('an established watch that expires ends the cycle; the next cycle streams from the last rv', () => {
     const m = machine({ watchList: true });
     m.feed({ type: 'start' });
@@ -553,5 +617,112 @@ describe('selectors', () => {
       expect(c.options).toMatchObject({ labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1' });
     }
     expect(m.requests()).toHaveLength(3);
+  });
+});
+
+describe('failures after progress (resetBackoff) and garbled data', () => {
+  const garbled = new InvalidInputError('watch v1/pods', 'line', 'not JSON');
+  const added = (name: string, rv: string): ReflectorInput => ({
+    type: 'watchEvent',
+    event: { type: 'ADDED', object: pod(name, rv) },
+  });
+  const bookmark = (rv: string): ReflectorInput => ({
+    type: 'watchEvent',
+    event: { type: 'BOOKMARK', object: { metadata: { resourceVersion: rv } } },
+  });
+  const broken = (veryShort = false): ReflectorInput => ({ type: 'watchEnded', error: garbled, veryShort });
+  const watching = () => {
+    const m = machine();
+    m.feed({ type: 'start' });
+    m.feed({ type: 'listPage', page: list('5') });
+    return m;
+  };
+
+  /** Feeds the inputs; for each, what the machine did: `reset+` prefix when it reset the backoff. */
+  const trace = (m: ReturnType<typeof machine>, inputs: ReflectorInput[]) =>
+    inputs.map((input) => {
+      const t = m.feed(input);
+      return `${t.resetBackoff ? 'reset+' : ''}${t.command.type}`;
+    });
+
+  it.each<[string, ReflectorInput[], string[]]>([
+    [
+      'garbled data after progress resumes at once; garbage again with no event between backs off',
+      [added('a', '6'), broken(), broken(), { type: 'backoffDone' }, broken()],
+      ['continue', 'reset+watch', 'backoff', 'watch', 'backoff'],
+    ],
+    [
+      'failures separated by a good event each reset the backoff',
+      [
+        { type: 'watchEnded', error: internalError(), veryShort: false },
+        { type: 'backoffDone' },
+        { type: 'listPage', page: list('9') },
+        added('a', '10'),
+        { type: 'watchEnded', error: internalError(), veryShort: false },
+      ],
+      ['backoff', 'list', 'watch', 'continue', 'reset+backoff'],
+    ],
+    [
+      'a bookmark is progress too',
+      [bookmark('6'), { type: 'watchEnded', error: tooManyRequestsError(), veryShort: false }],
+      ['continue', 'reset+backoff'],
+    ],
+    [
+      'a successful list is not progress: a watch failing at once after it is consecutive',
+      [
+        { type: 'watchEnded', error: internalError(), veryShort: false },
+        { type: 'backoffDone' },
+        { type: 'listPage', page: list('9') },
+        { type: 'watchEnded', error: internalError(), veryShort: false },
+      ],
+      ['backoff', 'list', 'watch', 'backoff'],
+    ],
+    [
+      'a very short watch does not count its events as progress',
+      [added('a', '6'), { type: 'watchEnded', veryShort: true }],
+      ['continue', 'backoff'],
+    ],
+    [
+      'a clean close is no failure: progress before it still resets the next failure',
+      [
+        added('a', '6'),
+        { type: 'watchEnded', veryShort: false },
+        { type: 'watchEnded', error: expiredError(), veryShort: false },
+      ],
+      ['continue', 'watch', 'reset+backoff'],
+    ],
+    [
+      'a malformed event after good ones resumes at once',
+      [added('a', '6'), { type: 'watchEvent', event: { type: 'MODIFIED', object: {} } as WatchEvent }],
+      ['continue', 'reset+watch'],
+    ],
+  ])('%s', (_name, inputs, expected) => {
+    expect(trace(watching(), inputs)).toEqual(expected);
+  });
+
+  it('an immediate resume after garbage asks for the last good rv and logs the garbage', () => {
+    const m = watching();
+    m.feed(added('a', '6'));
+    const t = m.feed(broken());
+    expect(t.command).toEqual({
+      type: 'watch',
+      options: { resourceVersion: '6', allowWatchBookmarks: true },
+    });
+    expect(t.log).toMatchObject({
+      level: 'error',
+      fields: { rv: '6', error: expect.stringMatching(/not JSON/) },
+    });
+  });
+
+  it('streamed initial events are progress for a failure after them', () => {
+    const m = machine({ watchList: true });
+    m.feed({ type: 'start' });
+    const failure = { type: 'watchEnded', error: tooManyRequestsError(), veryShort: false } as const;
+    expect(trace(m, [added('a', '1'), failure, { type: 'backoffDone' }, failure])).toEqual([
+      'continue',
+      'reset+backoff',
+      'watch',
+      'backoff',
+    ]);
   });
 });

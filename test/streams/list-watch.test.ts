@@ -1,6 +1,7 @@
 // Tests of listWatch: marbles in virtual time (five questions), recovery against the fake API server, health, teardown.
 import { concat, NEVER, Observable, of, take } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError, KubeRxError } from '../../operators/errors.ts';
 import type { Logger } from '../../operators/logger.ts';
 import type {
   KubeObject,
@@ -13,6 +14,9 @@ import { expiredError, internalError, tooManyRequestsError } from '../../src/tes
 import { FakeApiServer } from '../../src/testing/fake-api-server.ts';
 import { marbles } from '../../src/testing/marbles.ts';
 import { VirtualClock } from '../../src/testing/virtual-clock.ts';
+import { listerWatcher, type ResourceDescriptor } from '../../streams/api-client.ts';
+import type { HttpAnswer, HttpTransport } from '../../streams/client-node/http-transport.ts';
+import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { listWatch } from '../../streams/list-watch.ts';
 import type { ListerWatcher, ListOptions, WatchOptions } from '../../streams/ports.ts';
 
@@ -171,6 +175,129 @@ describe('listWatch marbles', () => {
         A: { type: 'Added', object: obj('b', '2') },
       });
     });
+  });
+});
+
+describe('listWatch recovery timing (marbles)', () => {
+  const events: Record<string, WatchEvent> = {
+    a: { type: 'ADDED', object: obj('a', '6') },
+    b: { type: 'ADDED', object: obj('b', '7') },
+    c: { type: 'MODIFIED', object: obj('a', '8') },
+  };
+  const cut = new KubeRxError('KUBE_RX_CONNECTION', 'GET …?watch=true: the connection closed mid-stream');
+  const garbled = new InvalidInputError('watch v1/pods', 'line', 'not JSON: "{\\"ty"');
+
+  it('a connection cut mid-stream re-watches at once from the last rv, without a backoff or relist', () => {
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const list1 = cold('-(L|)', { L: page('5', []) });
+      const watch1 = cold<WatchEvent>('  -a-#', events, cut);
+      const watch2 = cold<WatchEvent>('      -b', events);
+      const { lw, listCalls, watchCalls } = scripted([list1], [watch1, watch2]);
+      expectObservable(listWatch(lw, classic), '^ 100ms !').toBe('-RA--B', {
+        R: { type: 'Replace', items: [], resourceVersion: '5' },
+        A: { type: 'Added', object: obj('a', '6') },
+        B: { type: 'Added', object: obj('b', '7') },
+      });
+      expectSubscriptions(watch1.subscriptions).toBe('-^--!');
+      expectSubscriptions(watch2.subscriptions).toBe('----^ 96ms !');
+      return { listCalls, watchCalls };
+    });
+  });
+
+  it('a cut whose rewatch delivers nothing within a second is backed off, then relisted', () => {
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const list1 = cold('-(L|)', { L: page('5', []) });
+      const list2 = cold('-(M|)', { M: page('9', []) });
+      const watch1 = cold<WatchEvent>('  -a-#', events, cut);
+      const watch2 = cold<WatchEvent>('      --#', events, cut);
+      const { lw } = scripted([list1, list2], [watch1, watch2]);
+      // watch2 breaks 2 ms after it opened, with no event: very short, so 800 ms, then a relist
+      expectObservable(listWatch(lw, classic), '^ 1000ms !').toBe('-RA 804ms S', {
+        R: { type: 'Replace', items: [], resourceVersion: '5' },
+        A: { type: 'Added', object: obj('a', '6') },
+        S: { type: 'Replace', items: [], resourceVersion: '9' },
+      });
+      expectSubscriptions(list2.subscriptions).toBe('806ms ^!');
+    });
+  });
+
+  it('garbage after progress resumes at once; garbage with no event between backs off, growing', () => {
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const list1 = cold('-(L|)', { L: page('5', []) });
+      const w1 = cold<WatchEvent>('-a-#', events, garbled); // opens at 1, a at 2, garbled at 4
+      const w2 = cold<WatchEvent>('-b-#', events, garbled); // resumes at once at 4, b at 5, garbled at 7
+      const w3 = cold<WatchEvent>('-#', events, garbled); //   resumes at once at 7, garbled with no event at 8
+      const w4 = cold<WatchEvent>('-#', events, garbled); //   after 800 ms (the reset first step), at 808
+      const w5 = cold<WatchEvent>('-c', events); //            after 1600 ms (consecutive), at 2409
+      const { lw, watchCalls } = scripted([list1], [w1, w2, w3, w4, w5]);
+      expectObservable(listWatch(lw, classic), '^ 3000ms !').toBe('-RA--B 2404ms C', {
+        R: { type: 'Replace', items: [], resourceVersion: '5' },
+        A: { type: 'Added', object: obj('a', '6') },
+        B: { type: 'Added', object: obj('b', '7') },
+        C: { type: 'Updated', object: obj('a', '8') },
+      });
+      expectSubscriptions(w2.subscriptions).toBe('----^--!');
+      expectSubscriptions(w3.subscriptions).toBe('-------^!');
+      expectSubscriptions(w4.subscriptions).toBe('808ms ^!');
+      expectSubscriptions(w5.subscriptions).toBe('2409ms ^ 591ms !');
+      return watchCalls;
+    });
+  });
+
+  it('a failure after progress waits the first backoff step again, however long the run before it', () => {
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const lists = [cold('-(L|)', { L: page('5', []) })];
+      const fail = () => cold<WatchEvent>('-#', events, internalError());
+      // three consecutive 500s relist after 800, 1600, 3200 ms; then a watch with an event, then a 500
+      for (let i = 0; i < 4; i++) lists.push(cold('-(L|)', { L: page('5', []) }));
+      const w4 = cold<WatchEvent>('-a-#', events, internalError());
+      const { lw } = scripted(lists, [fail(), fail(), fail(), w4]);
+      // R at 1, watch fails at 2: +800 → list at 802 (R 803), fails 804: +1600 → 2404 (R 2405), fails
+      // 2406: +3200 → 5606 (R 5607), w4: a at 5608, fails 5610: +800 (reset) → list at 6410 (R 6411)
+      expectObservable(listWatch(lw, classic), '^ 7000ms !').toBe('-R 801ms R 1601ms R 3201ms RA 802ms R', {
+        R: { type: 'Replace', items: [], resourceVersion: '5' },
+        A: { type: 'Added', object: obj('a', '6') },
+      });
+      expectSubscriptions(lists[4]!.subscriptions).toBe('6410ms ^!');
+    });
+  });
+});
+
+describe('listWatch over the HTTP client (virtual time)', () => {
+  const PODS: ResourceDescriptor = {
+    group: '',
+    version: 'v1',
+    plural: 'pods',
+    kind: 'Pod',
+    namespaced: true,
+  };
+  const answer = (statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpAnswer => ({
+    statusCode,
+    headers,
+    body: JSON.stringify(body),
+  });
+
+  it('a 429 on the list whose Retry-After is past the request timeout is honoured, not cut short by a timeout', () => {
+    const health: ReflectorHealth[] = [];
+    marbles(({ cold, expectObservable }) => {
+      const answers = [
+        cold('(a|)', {
+          a: answer(429, { kind: 'Status', code: 429, reason: 'TooManyRequests' }, { 'retry-after': '90' }),
+        }),
+        cold('(a|)', { a: answer(200, { metadata: { resourceVersion: '4' }, items: [] }) }),
+      ];
+      const transport: HttpTransport = { request: () => answers.shift() ?? NEVER, stream: () => NEVER };
+      const lw = listerWatcher(kubeApiClient({ transport }), PODS, { namespace: 'ns' });
+      const source = listWatch(lw, { ...classic, health: { next: (h) => health.push(h) } });
+      // The client hands the 429 back at once (its wait would pass its 60 s timeout); listWatch waits the
+      // 90 s the server asked for, and reports the 429 meanwhile, not a timeout.
+      expectObservable(source, '^ 100s !').toBe('90s R', {
+        R: { type: 'Replace', items: [], resourceVersion: '4' },
+      });
+    });
+    const errors = health.flatMap((h) => (h.lastError ? [h.lastError.message] : []));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((m) => /TooManyRequests \(429\)/.test(m))).toBe(true);
   });
 });
 
