@@ -50,7 +50,7 @@ export interface KubeApiClientConfig {
   kubeConfig?: KubeConfigSource;
   /** Use this transport instead of one built from the kubeconfig (tests, custom HTTP stacks). */
   transport?: HttpTransport;
-  /** Timeout of every list, get and write, and of a watch's response head; default 60 000 ms. */
+  /** Timeout of every list and get (retries included), write, and watch's response head; default 60 000 ms. */
   requestTimeoutMs?: number;
   /** Writes per second (`--kube-api-qps`); default 5 as client-go's rest.Config. `Infinity` disables. */
   qps?: number;
@@ -136,7 +136,9 @@ function retryableRead(error: unknown): boolean {
  * - Every list, get and write has a request timeout (TimeoutError); a watch's timeout covers its
  *   response head only.
  * - Reads (list, get) retry 429, 5xx and broken connections with exponential backoff and jitter, waiting
- *   `Retry-After` when the server sends it; writes retry only a 429 that carries `Retry-After`.
+ *   `Retry-After` when the server sends it, all within one request timeout: a wait that would pass it is
+ *   not taken and the last error (with its `Retry-After`) is returned; writes retry only a 429 that
+ *   carries `Retry-After`.
  * - Writes pass a token bucket (qps 5, burst 10 by default); the timeout includes the wait, so a write
  *   stuck behind the limiter or on a hung server fails with a TimeoutError naming the write.
  *
@@ -199,21 +201,32 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
       scheduler,
     });
 
-  const read = <T>(what: string, spec: HttpRequestSpec): Observable<T> => {
-    const once$ = defer(() => {
-      logger.trace({ method: spec.method, path: spec.path }, 'request');
-      return http.request({ ...spec, headers: { ...baseHeaders, ...spec.headers } });
-    }).pipe(
-      withTimeout<HttpAnswer>(what),
-      map((answer) => decode<T>(answer, what)),
-    );
-    return defer(() => {
+  /**
+   * A read and its retries share ONE request timeout, as a request context spans its retries in
+   * client-go: each attempt may use what is left of it, and a wait (backoff or `Retry-After`) that would
+   * end past it is not taken; the error is handed to the caller instead, `Retry-After` and all, so that
+   * the caller's own backoff (listWatch's) honours it, rather than a timeout cutting the wait short.
+   */
+  const read = <T>(what: string, spec: HttpRequestSpec): Observable<T> =>
+    defer(() => {
+      const deadline = scheduler.now() + requestTimeoutMs;
       const backoff = exponentialBackoff({
         initialMs: retryInitialMs,
         maxMs: 10_000,
         scheduler,
         random,
         resetAfterMs: 0,
+      });
+      const once$ = defer(() => {
+        logger.trace({ method: spec.method, path: spec.path }, 'request');
+        return http.request({ ...spec, headers: { ...baseHeaders, ...spec.headers } }).pipe(
+          timeout<HttpAnswer, Observable<never>>({
+            first: Math.max(0, deadline - scheduler.now()),
+            with: () => throwError(() => new TimeoutError(what, requestTimeoutMs)),
+            scheduler,
+          }),
+          map((answer) => decode<T>(answer, what)),
+        );
       });
       return once$.pipe(
         retry({
@@ -222,13 +235,19 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
             if (!retryableRead(error)) return throwError(() => error);
             const retryAfter = error instanceof ApiError ? error.retryAfterSeconds : undefined;
             const waitMs = retryAfter !== undefined ? Math.max(0, retryAfter * 1000) : (backoff.next() ?? 0);
+            if (scheduler.now() + waitMs >= deadline) {
+              logger.info(
+                { what, attempt, waitMs, err: (error as Error).message },
+                'not retrying a read: the wait would pass its request timeout',
+              );
+              return throwError(() => error);
+            }
             logger.info({ what, attempt, waitMs, err: (error as Error).message }, 'retrying a read');
             return timer(waitMs, scheduler);
           },
         }),
       );
     });
-  };
 
   const write = <T>(what: string, spec: HttpRequestSpec): Observable<T> => {
     const once$ = defer(() =>

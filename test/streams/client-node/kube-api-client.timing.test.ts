@@ -119,6 +119,39 @@ describe('kubeApiClient timing (virtual time)', () => {
     });
   });
 
+  it('a read and its retries share one request timeout: each retry gets what is left of it', () => {
+    run((ts, { cold, expectObservable }) => {
+      const { transport, sent } = scripted(ts, [() => cold('600ms (a|)', { a: status(503) }), () => NEVER]);
+      const client = kubeApiClient({
+        transport,
+        scheduler: ts,
+        random: () => 0,
+        retryInitialMs: 100,
+        requestTimeoutMs: 1000,
+      });
+      // 600 ms answer + 100 ms wait: the second attempt has 300 ms left, not a fresh 1000 ms
+      expectObservable(client.list(PODS)).toBe('1000ms #', undefined, new TimeoutError('list v1/pods', 1000));
+      ts.flush();
+      expect(sent.map((s) => s.at)).toEqual([0, 700]);
+    });
+  });
+
+  it('a Retry-After that would pass the request timeout is not waited for: the 429 is returned with it', () => {
+    run((ts, { cold, expectObservable }) => {
+      const { transport, sent } = scripted(ts, [
+        () => cold('10ms (a|)', { a: status(429, { 'retry-after': '90' }) }),
+      ]);
+      const client = kubeApiClient({ transport, scheduler: ts });
+      expectObservable(client.list(PODS)).toBe(
+        '10ms #',
+        undefined,
+        expect.objectContaining({ statusCode: 429, retryAfterSeconds: 90 }),
+      );
+      ts.flush();
+      expect(sent).toHaveLength(1);
+    });
+  });
+
   it('writes are limited to qps 5, burst 10 by default', () => {
     run((ts) => {
       const answers = Array.from({ length: 12 }, () => () => ts.createColdObservable('(a|)', { a: ok({}) }));
