@@ -1,17 +1,17 @@
 // Convergence trials: kube-rx's informer behind the fault proxy converges under heavy faults, recovers from silent watches and hung lists.
 import { firstValueFrom, type Subscription } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exponentialBackoff } from '../../operators/backoff.ts';
 import type { KubeObject, ReflectorEvent } from '../../operators/types.ts';
-import { type RunningApiServer, startApiServer } from '../../src/apiserver/index.ts';
 import { FAULT_PLANS, type FaultPlan } from '../../src/testing/fault-plan.ts';
 import { type FaultProxy, startFaultProxy } from '../../src/testing/fault-proxy.ts';
 import { runConvergenceTrials } from '../../src/testing/fault-trial.ts';
 import { kubeRxTrialInformer } from '../../src/testing/fault-trial-informer.ts';
 import { listerWatcher } from '../../streams/api-client.ts';
-import { type KubeApiClient, kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
+import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { listWatch } from '../../streams/list-watch.ts';
 import { CONFIG_MAPS, NAMESPACES } from '../../streams/resources.ts';
+import { useEmbeddedCluster } from '../helpers/embedded-cluster.ts';
 
 // Time is compressed about 25-fold against the defaults (inactivity 25 s → 1 s, bookmarks 10 s →
 // 250 ms, backoff 0.8-30 s → 0.1-1 s), so that 20 trials fit in seconds; the request timeout (2 s)
@@ -20,27 +20,13 @@ const INACTIVITY_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
 const backoff = () => exponentialBackoff({ initialMs: 100, maxMs: 1000 });
 
-let server: RunningApiServer;
-let writer: KubeApiClient;
-
-beforeAll(async () => {
-  server = await startApiServer({ bookmarkIntervalMs: 250 });
-  writer = kubeApiClient({
-    kubeConfig: { from: 'string', yaml: server.kubeconfig },
-    qps: Number.POSITIVE_INFINITY,
-  });
-});
-
-afterAll(async () => {
-  writer.close();
-  await server.close();
-});
+const cluster = useEmbeddedCluster({ bookmarkIntervalMs: 250 });
 
 describe('convergence under faults', () => {
   it('20 seeded trials with heavy faults each converge within 5 s of the writes stopping, with no handler violation', async () => {
     const results = await runConvergenceTrials({
-      upstream: server,
-      writer,
+      upstream: cluster.server,
+      writer: cluster.api,
       seeds: Array.from({ length: 20 }, (_, i) => 1 + i),
       plan: FAULT_PLANS.heavy,
       informer: kubeRxTrialInformer({
@@ -105,11 +91,11 @@ async function until(check: () => boolean, limitMs: number): Promise<number> {
 }
 
 async function namespaceWith(namespace: string, names: string[]): Promise<Map<string, string>> {
-  await firstValueFrom(writer.create(NAMESPACES, { metadata: { name: namespace } }));
+  await firstValueFrom(cluster.api.create(NAMESPACES, { metadata: { name: namespace } }));
   const rvs = new Map<string, string>();
   for (const name of names) {
     const made = await firstValueFrom(
-      writer.create<KubeObject>(CONFIG_MAPS, { metadata: { name, namespace }, data: { v: '1' } }),
+      cluster.api.create<KubeObject>(CONFIG_MAPS, { metadata: { name, namespace }, data: { v: '1' } }),
     );
     rvs.set(name, made.metadata!.resourceVersion!);
   }
@@ -121,7 +107,7 @@ describe('silent watches and hung requests', () => {
     await namespaceWith('stall', ['a']);
     let stalledAt: number | undefined;
     const proxy = await startFaultProxy({
-      upstream: server,
+      upstream: cluster.server,
       seed: 5,
       onFault: (fault) => {
         if (fault.kind !== 'stallForever' || stalledAt !== undefined) return;
@@ -140,7 +126,9 @@ describe('silent watches and hung requests', () => {
       const resumedAfter = performance.now() - stalledAt!;
       expect(resumedAfter).toBeLessThan(INACTIVITY_MS + 500);
       const updated = await firstValueFrom(
-        writer.patch<KubeObject>(CONFIG_MAPS, 'a', { data: { v: '2' } }, 'merge', { namespace: 'stall' }),
+        cluster.api.patch<KubeObject>(CONFIG_MAPS, 'a', { data: { v: '2' } }, 'merge', {
+          namespace: 'stall',
+        }),
       );
       await until(() => watcher.cache.get('a') === updated.metadata!.resourceVersion, 3000);
       expect(proxy.counts().stallForever).toBe(1);
@@ -164,7 +152,7 @@ describe('silent watches and hung requests', () => {
   ])('%s is abandoned after its time limit and retried', async (_name, watchList, plan, limitMs) => {
     const namespace = `hung-${watchList ? 'wl' : 'list'}-${'stallForever' in plan ? 'body' : 'head'}`;
     const rvs = await namespaceWith(namespace, ['a', 'b']);
-    const proxy = await startFaultProxy({ upstream: server, seed: 9, plan });
+    const proxy = await startFaultProxy({ upstream: cluster.server, seed: 9, plan });
     const started = performance.now();
     const watcher = watchThrough(proxy, namespace, watchList);
     try {

@@ -10,22 +10,10 @@ import {
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { podManifest } from './fixtures/http.ts';
 
 const pod = (name: string, labels: Record<string, string> = {}) => podManifest(name, labels) as V1Pod;
-
-async function eventually(check: () => void, ms = 8000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
 
 function statusCode(error: unknown): number | undefined {
   return (error as { code?: number }).code;

@@ -1,16 +1,16 @@
 // Shared informers over real HTTP against the embedded API server: server-side watch closes and a 410 lose no update.
 import { BehaviorSubject, filter, first, lastValueFrom, switchMap } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
-import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
 import { informerFactory } from '../../../src/informers/informer-factory.ts';
 import { metadataInformer } from '../../../src/informers/metadata-informer.ts';
 import { sharedInformer } from '../../../src/informers/shared-informer.ts';
 import { waitForCacheSync } from '../../../src/informers/wait-for-cache-sync.ts';
-import { type ApiClient, listerWatcher } from '../../../streams/api-client.ts';
-import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { listerWatcher } from '../../../streams/api-client.ts';
 import type { ListerWatcher } from '../../../streams/ports.ts';
 import { NAMESPACES, PODS } from '../../../streams/resources.ts';
+import { useEmbeddedCluster } from '../../helpers/embedded-cluster.ts';
+import { eventually } from '../../helpers/eventually.ts';
 
 const pod = (name: string, labels: Record<string, string> = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -19,50 +19,30 @@ const pod = (name: string, labels: Record<string, string> = {}): KubeObject => (
   spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] },
 });
 
-async function eventually(check: () => void, ms = 8000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
-
 describe('shared informer over HTTP (embedded API server)', () => {
-  let server: RunningApiServer;
-  let client: ApiClient & { close(): void };
+  // writes at client-go's default pace (5 qps), as a real controller's would be
+  const cluster = useEmbeddedCluster({ historyWindow: 10, maxWatchSeconds: 1 }, { qps: 5 });
 
   beforeAll(async () => {
-    server = await startApiServer({ historyWindow: 10, maxWatchSeconds: 1 });
-    client = kubeApiClient({ kubeConfig: { from: 'string', yaml: server.kubeconfig } });
     for (const ns of ['inf', 'meta'])
-      await lastValueFrom(client.create(NAMESPACES, { metadata: { name: ns } }));
-  });
-
-  afterAll(async () => {
-    client?.close();
-    await server?.close();
+      await lastValueFrom(cluster.api.create(NAMESPACES, { metadata: { name: ns } }));
   });
 
   const write = {
-    create: (ns: string, p: KubeObject) => lastValueFrom(client.create(PODS, p, { namespace: ns })),
+    create: (ns: string, p: KubeObject) => lastValueFrom(cluster.api.create(PODS, p, { namespace: ns })),
     label: (ns: string, name: string, labels: Record<string, string>) =>
-      lastValueFrom(client.patch(PODS, name, { metadata: { labels } }, 'merge', { namespace: ns })),
-    delete: (ns: string, name: string) => lastValueFrom(client.delete(PODS, name, { namespace: ns })),
+      lastValueFrom(cluster.api.patch(PODS, name, { metadata: { labels } }, 'merge', { namespace: ns })),
+    delete: (ns: string, name: string) => lastValueFrom(cluster.api.delete(PODS, name, { namespace: ns })),
   };
   const serverState = async (ns: string) => {
-    const list = await lastValueFrom(client.list(PODS, { namespace: ns }));
+    const list = await lastValueFrom(cluster.api.list(PODS, { namespace: ns }));
     return list!.items.map((p) => `${p.metadata?.name}@${p.metadata?.resourceVersion}`).sort();
   };
 
   it('survives server-side watch closes and a 410 without losing an update', async () => {
     // a gate in front of the watch lets the test hold a rewatch back until the history has moved on
     const gate = new BehaviorSubject(true);
-    const base = listerWatcher(client, PODS, { namespace: 'inf' });
+    const base = listerWatcher(cluster.api, PODS, { namespace: 'inf' });
     let relists = 0;
     const gated: ListerWatcher = {
       list: (o) => {
@@ -137,7 +117,7 @@ describe('shared informer over HTTP (embedded API server)', () => {
 
   it('a factory shares one informer per resource and syncs it; a metadata informer caches metadata only', async () => {
     await write.create('meta', pod('m1', { app: 'x' }));
-    const factory = informerFactory({ client, namespace: 'meta' });
+    const factory = informerFactory({ client: cluster.api, namespace: 'meta' });
     const pods = factory.forResource(PODS);
     expect(factory.forResource(PODS)).toBe(pods);
     factory.start();
@@ -149,7 +129,7 @@ describe('shared informer over HTTP (embedded API server)', () => {
         .map((p) => p.metadata?.name),
     ).toEqual(['m1']);
 
-    const meta = metadataInformer({ source: listerWatcher(client, PODS, { namespace: 'meta' }) });
+    const meta = metadataInformer({ source: listerWatcher(cluster.api, PODS, { namespace: 'meta' }) });
     const hold = meta.start();
     expect(await waitForCacheSync(AbortSignal.timeout(5000), meta)).toBe(true);
     const [only] = meta.getStore().list();

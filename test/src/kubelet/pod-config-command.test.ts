@@ -9,6 +9,7 @@ import { silentLogger } from '../../../operators/logger.ts';
 import type { Pod, PodUpdate } from '../../../operators/pod-config/types.ts';
 import { parseManifestUrlHeader, podConfigCommand } from '../../../src/kubelet/pod-config-command.ts';
 import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
+import { until } from '../../helpers/until.ts';
 
 const manifest = (name: string, image = 'img') =>
   JSON.stringify({
@@ -28,14 +29,6 @@ afterEach(async () => {
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   server = undefined;
 });
-
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Runs the command with captured stdout until `stop()`. */
 function run(args: string[], deps: Parameters<typeof podConfigCommand>[0] = {}) {

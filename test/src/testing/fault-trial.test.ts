@@ -1,6 +1,5 @@
 // Convergence trial tests: a clean trial converges at once and cleans up; mismatches and summaries are described exactly.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   type ConvergenceTrialResult,
   describeMismatch,
@@ -8,23 +7,9 @@ import {
   summarizeTrials,
 } from '../../../src/testing/fault-trial.ts';
 import { kubeRxTrialInformer } from '../../../src/testing/fault-trial-informer.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { useEmbeddedCluster } from '../../helpers/embedded-cluster.ts';
 
-let server: RunningApiServer;
-let writer: KubeApiClient;
-
-beforeAll(async () => {
-  server = await startApiServer({ bookmarkIntervalMs: 250 });
-  writer = kubeApiClient({
-    kubeConfig: { from: 'string', yaml: server.kubeconfig },
-    qps: Number.POSITIVE_INFINITY,
-  });
-});
-
-afterAll(async () => {
-  writer.close();
-  await server.close();
-});
+const cluster = useEmbeddedCluster({ bookmarkIntervalMs: 250 });
 
 describe('describeMismatch', () => {
   const m = (entries: [string, string][]) => new Map(entries);
@@ -77,8 +62,8 @@ describe('runConvergenceTrial', () => {
     await new Promise((r) => setTimeout(r, 50));
     const before = process.getActiveResourcesInfo().length;
     const result = await runConvergenceTrial({
-      upstream: server,
-      writer,
+      upstream: cluster.server,
+      writer: cluster.api,
       seed: 3,
       plan: {},
       informer: kubeRxTrialInformer({ inactivityTimeoutMs: 1000 }),
@@ -95,8 +80,8 @@ describe('runConvergenceTrial', () => {
   it('rejects bad timings naming the field', async () => {
     await expect(
       runConvergenceTrial({
-        upstream: server,
-        writer,
+        upstream: cluster.server,
+        writer: cluster.api,
         seed: 1,
         plan: {},
         informer: kubeRxTrialInformer(),

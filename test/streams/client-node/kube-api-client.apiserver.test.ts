@@ -1,30 +1,18 @@
 // End to end over HTTPS against the embedded API server: every ApiClient call, a watch, and leader election hand-over.
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../operators/errors.ts';
 import type { KubeObject } from '../../../operators/types.ts';
 import { startApiServer } from '../../../src/apiserver/index.ts';
 import { leaderElection } from '../../../src/leader-election/leader-election.ts';
 import { listerWatcher } from '../../../streams/api-client.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { leaseClient } from '../../../streams/lease-client.ts';
 import { CONFIG_MAPS, NODES, PODS } from '../../../streams/resources.ts';
+import { useEmbeddedCluster } from '../../helpers/embedded-cluster.ts';
 import { until } from './loopback-server.ts';
 
-let api: Awaited<ReturnType<typeof startApiServer>>;
-let client: KubeApiClient;
-
-beforeAll(async () => {
-  api = await startApiServer();
-  client = kubeApiClient({
-    kubeConfig: { from: 'string', yaml: api.kubeconfig },
-    qps: Number.POSITIVE_INFINITY,
-  });
-});
-afterAll(async () => {
-  client.close();
-  await api.close();
-});
+const cluster = useEmbeddedCluster();
 
 const pod = (name: string): KubeObject => ({
   apiVersion: 'v1',
@@ -35,23 +23,23 @@ const pod = (name: string): KubeObject => ({
 
 describe('kubeApiClient against the embedded API server', () => {
   it('creates, reads, patches (merge, strategic, json), updates, updates status, binds and deletes', async () => {
-    const created = await firstValueFrom(client.create(PODS, pod('p1')));
+    const created = await firstValueFrom(cluster.api.create(PODS, pod('p1')));
     expect(created.metadata?.resourceVersion).toBeTruthy();
-    const got = await firstValueFrom(client.get(PODS, 'p1', { namespace: 'default' }));
+    const got = await firstValueFrom(cluster.api.get(PODS, 'p1', { namespace: 'default' }));
     expect(got.metadata?.uid).toBe(created.metadata?.uid);
 
     await firstValueFrom(
-      client.patch(PODS, 'p1', { metadata: { labels: { tier: 'front' } } }, 'merge', {
+      cluster.api.patch(PODS, 'p1', { metadata: { labels: { tier: 'front' } } }, 'merge', {
         namespace: 'default',
       }),
     );
     await firstValueFrom(
-      client.patch(PODS, 'p1', { metadata: { annotations: { a: 'b' } } }, 'strategic', {
+      cluster.api.patch(PODS, 'p1', { metadata: { annotations: { a: 'b' } } }, 'strategic', {
         namespace: 'default',
       }),
     );
     const patched = await firstValueFrom(
-      client.patch(PODS, 'p1', [{ op: 'add', path: '/metadata/labels/x', value: 'y' }], 'json', {
+      cluster.api.patch(PODS, 'p1', [{ op: 'add', path: '/metadata/labels/x', value: 'y' }], 'json', {
         namespace: 'default',
       }),
     );
@@ -59,36 +47,36 @@ describe('kubeApiClient against the embedded API server', () => {
     expect(patched.metadata?.annotations).toMatchObject({ a: 'b' });
 
     const updated = await firstValueFrom(
-      client.update(PODS, { ...patched, metadata: { ...patched.metadata, labels: { app: 'web2' } } }),
+      cluster.api.update(PODS, { ...patched, metadata: { ...patched.metadata, labels: { app: 'web2' } } }),
     );
     expect(updated.metadata?.labels).toEqual({ app: 'web2' });
-    const stale = await firstValueFrom(client.update(PODS, patched)).catch((e) => e);
+    const stale = await firstValueFrom(cluster.api.update(PODS, patched)).catch((e) => e);
     expect(stale).toBeInstanceOf(ApiError);
     expect(stale.statusCode).toBe(409);
 
     const withStatus = await firstValueFrom(
-      client.updateStatus(PODS, { ...updated, status: { phase: 'Pending', message: 'waiting' } }),
+      cluster.api.updateStatus(PODS, { ...updated, status: { phase: 'Pending', message: 'waiting' } }),
     );
     expect((withStatus.status as { message?: string }).message).toBe('waiting');
 
-    await firstValueFrom(client.create(NODES, { metadata: { name: 'n1' } }));
+    await firstValueFrom(cluster.api.create(NODES, { metadata: { name: 'n1' } }));
     await firstValueFrom(
-      client.bind({ namespace: 'default', name: 'p1', nodeName: 'n1', uid: created.metadata?.uid }),
+      cluster.api.bind({ namespace: 'default', name: 'p1', nodeName: 'n1', uid: created.metadata?.uid }),
     );
-    const bound = await firstValueFrom(client.get(PODS, 'p1', { namespace: 'default' }));
+    const bound = await firstValueFrom(cluster.api.get(PODS, 'p1', { namespace: 'default' }));
     expect((bound.spec as { nodeName?: string }).nodeName).toBe('n1');
 
-    await firstValueFrom(client.delete(PODS, 'p1', { namespace: 'default', gracePeriodSeconds: 0 }));
-    const gone = await firstValueFrom(client.get(PODS, 'p1', { namespace: 'default' })).catch((e) => e);
+    await firstValueFrom(cluster.api.delete(PODS, 'p1', { namespace: 'default', gracePeriodSeconds: 0 }));
+    const gone = await firstValueFrom(cluster.api.get(PODS, 'p1', { namespace: 'default' })).catch((e) => e);
     expect(gone).toMatchObject({ statusCode: 404, reason: 'NotFound' });
   });
 
   it('lists with selectors and watches from the list resourceVersion through a ListerWatcher', async () => {
     await firstValueFrom(
-      client.create(CONFIG_MAPS, { metadata: { name: 'a', namespace: 'default', labels: { k: 'v' } } }),
+      cluster.api.create(CONFIG_MAPS, { metadata: { name: 'a', namespace: 'default', labels: { k: 'v' } } }),
     );
-    await firstValueFrom(client.create(CONFIG_MAPS, { metadata: { name: 'b', namespace: 'default' } }));
-    const lw = listerWatcher(client, CONFIG_MAPS, { namespace: 'default', labelSelector: 'k=v' });
+    await firstValueFrom(cluster.api.create(CONFIG_MAPS, { metadata: { name: 'b', namespace: 'default' } }));
+    const lw = listerWatcher(cluster.api, CONFIG_MAPS, { namespace: 'default', labelSelector: 'k=v' });
     const list = await firstValueFrom(lw.list({}));
     expect(list.items.map((i) => i.metadata?.name)).toEqual(['a']);
     const events$ = lw.watch({ resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: true });
@@ -101,9 +89,9 @@ describe('kubeApiClient against the embedded API server', () => {
     );
     await new Promise((r) => setTimeout(r, 50));
     await firstValueFrom(
-      client.create(CONFIG_MAPS, { metadata: { name: 'c', namespace: 'default', labels: { k: 'v' } } }),
+      cluster.api.create(CONFIG_MAPS, { metadata: { name: 'c', namespace: 'default', labels: { k: 'v' } } }),
     );
-    await firstValueFrom(client.delete(CONFIG_MAPS, 'a', { namespace: 'default' }));
+    await firstValueFrom(cluster.api.delete(CONFIG_MAPS, 'a', { namespace: 'default' }));
     const events = await seen;
     expect(events.map((e) => [e.type, e.object.metadata?.name])).toEqual([
       ['ADDED', 'c'],
@@ -140,7 +128,7 @@ describe('kubeApiClient against the embedded API server', () => {
 
   it('leader election hands over through real Leases: release on unsubscribe, takeover by the other', async () => {
     const timings = { leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 };
-    const leases = leaseClient(client);
+    const leases = leaseClient(cluster.api);
     const aStates: boolean[] = [];
     const bStates: boolean[] = [];
     const a = leaderElection({

@@ -1,28 +1,15 @@
 // listWatch over the HTTP ApiClient against the embedded API server: survives server-side watch closes and a 410 without losing an update.
 import { firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject, ReflectorEvent } from '../../../operators/types.ts';
-import { startApiServer } from '../../../src/apiserver/index.ts';
 import { listerWatcher } from '../../../streams/api-client.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { listWatch } from '../../../streams/list-watch.ts';
 import { CONFIG_MAPS } from '../../../streams/resources.ts';
+import { useEmbeddedCluster } from '../../helpers/embedded-cluster.ts';
 import { until } from './loopback-server.ts';
 
-let api: Awaited<ReturnType<typeof startApiServer>>;
-let client: KubeApiClient;
-beforeAll(async () => {
-  // every watch is closed by the server after 1 s; a tiny history makes resumes hit 410 Expired
-  api = await startApiServer({ maxWatchSeconds: 1, historyWindow: 3, bookmarkIntervalMs: 300 });
-  client = kubeApiClient({
-    kubeConfig: { from: 'string', yaml: api.kubeconfig },
-    qps: Number.POSITIVE_INFINITY,
-  });
-});
-afterAll(async () => {
-  client.close();
-  await api.close();
-});
+// every watch is closed by the server after 1 s; a tiny history makes resumes hit 410 Expired
+const cluster = useEmbeddedCluster({ maxWatchSeconds: 1, historyWindow: 3, bookmarkIntervalMs: 300 });
 
 describe('listWatch over HTTP', () => {
   it('keeps a cache equal to the server across server-side watch closes and a 410', async () => {
@@ -35,7 +22,7 @@ describe('listWatch over HTTP', () => {
       else if (e.type !== 'Bookmark')
         cache.set(e.object.metadata!.name!, e.object.metadata!.resourceVersion!);
     };
-    const inner = listerWatcher(client, CONFIG_MAPS, { namespace: 'default' });
+    const inner = listerWatcher(cluster.api, CONFIG_MAPS, { namespace: 'default' });
     const calls = { list: 0, watch: 0 };
     const counted = {
       list: (o: Parameters<typeof inner.list>[0]) => {
@@ -54,21 +41,24 @@ describe('listWatch over HTTP', () => {
     }).subscribe(apply);
     for (let i = 0; i < 30; i += 1) {
       const name = `cm${i % 7}`;
-      const existing = await firstValueFrom(client.get(CONFIG_MAPS, name, { namespace: 'default' })).catch(
-        () => undefined,
-      );
+      const existing = await firstValueFrom(
+        cluster.api.get(CONFIG_MAPS, name, { namespace: 'default' }),
+      ).catch(() => undefined);
       if (existing && i % 5 === 0)
-        await firstValueFrom(client.delete(CONFIG_MAPS, name, { namespace: 'default' }));
+        await firstValueFrom(cluster.api.delete(CONFIG_MAPS, name, { namespace: 'default' }));
       else if (existing) {
-        await firstValueFrom(client.update(CONFIG_MAPS, { ...existing, data: { i: String(i) } }));
+        await firstValueFrom(cluster.api.update(CONFIG_MAPS, { ...existing, data: { i: String(i) } }));
       } else
         await firstValueFrom(
-          client.create(CONFIG_MAPS, { metadata: { name, namespace: 'default' }, data: { i: String(i) } }),
+          cluster.api.create(CONFIG_MAPS, {
+            metadata: { name, namespace: 'default' },
+            data: { i: String(i) },
+          }),
         );
       await new Promise((r) => setTimeout(r, 60));
     }
     const server = async () => {
-      const list = await firstValueFrom(client.list(CONFIG_MAPS, { namespace: 'default' }));
+      const list = await firstValueFrom(cluster.api.list(CONFIG_MAPS, { namespace: 'default' }));
       return new Map(list.items.map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
     };
     const expected = await server();

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../operators/pod-config/types.ts';
 import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
 import { filePodSource } from '../../../streams/pod-sources/file.ts';
+import { until } from '../../helpers/until.ts';
 
 const NODE = 'random-test-hostname';
 
@@ -32,14 +33,6 @@ function record(config: Parameters<typeof filePodSource>[0]) {
   const names = () =>
     sets.map((pods) => pods.map((p) => `${p.metadata?.name}=${p.spec?.containers?.[0]?.image}`));
   return { sets, sub, names };
-}
-
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 150));

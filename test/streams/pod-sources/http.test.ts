@@ -7,6 +7,7 @@ import type { Logger } from '../../../operators/logger.ts';
 import type { Pod } from '../../../operators/pod-config/types.ts';
 import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
 import { httpPodSource } from '../../../streams/pod-sources/http.ts';
+import { until } from '../../helpers/until.ts';
 
 const NODE = 'different-value';
 const pod = (name: string, uid: string, image = 'foo') => ({
@@ -36,13 +37,6 @@ async function serve(answer: () => { status: number; body: string }) {
   return { url, requests };
 }
 
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 function recordingLogger(lines: Record<string, unknown>[]): Logger {
