@@ -1,7 +1,8 @@
-// `kube-rx apiserver`: runs the embedded API server until SIGINT or SIGTERM.
+// `kube-rx apiserver`: runs the embedded API server until SIGINT or SIGTERM (a second one exits at once).
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { InvalidConfigError } from '../../operators/errors.ts';
+import { shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
 import { startApiServer } from './index.ts';
 
@@ -14,7 +15,8 @@ function portArg(value: string): number {
 
 /**
  * The `apiserver` subcommand. Once listening it prints one JSON line on stdout,
- * `{"url":"https://127.0.0.1:6443","kubeconfig":"/path/or/null"}`, and logs go to stderr.
+ * `{"url":"https://127.0.0.1:6443","kubeconfig":"/path/or/null"}`, and logs go to stderr. The first
+ * SIGINT/SIGTERM closes the server and exits 0; a second one exits 1 at once.
  * @returns the commander command
  */
 export function apiserverCommand(): Command {
@@ -68,16 +70,13 @@ export function apiserverCommand(): Command {
         process.stdout.write(
           `${JSON.stringify({ url: server.url, kubeconfig: opts.kubeconfigOut ?? null })}\n`,
         );
-        await new Promise<void>((resolve) => {
-          const stop = (signal: string) => {
-            logger.info({ signal }, 'stopping');
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            void server.close().then(resolve);
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
+        const shutdown = shutdownSignal(process, undefined, logger);
+        try {
+          await shutdown.requested;
+          await server.close();
+        } finally {
+          shutdown.dispose();
+        }
       },
     );
 }

@@ -8,6 +8,7 @@ import { sourcesReady } from '../../operators/pod-config/sources-ready.ts';
 import type { Pod, PodConfigMode } from '../../operators/pod-config/types.ts';
 import type { ListWatchFn } from '../../streams/pod-sources/apiserver.ts';
 import type { ListerWatcher } from '../../streams/ports.ts';
+import { shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
 import { parseGoDuration } from './go-duration.ts';
 import { kubeletPodConfig } from './kubelet-pod-config.ts';
@@ -22,7 +23,7 @@ export interface PodConfigCommandDeps {
   /** Where the JSON lines go; default process.stdout. */
   stdout?: { write(line: string): unknown };
   logger?: Logger;
-  /** Stops the command; default SIGINT/SIGTERM. */
+  /** Stops the command; default the first SIGINT/SIGTERM (a second one exits 1 at once). */
   signal?: AbortSignal;
   fetch?: typeof fetch;
 }
@@ -134,37 +135,31 @@ async function runPodConfig(flags: Flags, deps: PodConfigCommandDeps): Promise<v
       ),
     ),
   );
-  await new Promise<void>((resolve, reject) => {
-    const stop = () => {
-      subscription.unsubscribe();
-      cleanup();
-      resolve();
-    };
-    const signal = deps.signal;
-    const onSignal = () => stop();
-    const cleanup = () => {
-      signal?.removeEventListener('abort', onSignal);
-      if (!signal) {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
-    };
-    const subscription = run$.subscribe({
-      error: (error) => {
-        cleanup();
-        reject(error);
-      },
-      complete: () => {
-        cleanup();
+  // without an injected signal: the first SIGINT/SIGTERM stops, a second exits at once
+  const shutdown = deps.signal ? undefined : shutdownSignal(process, undefined, logger);
+  const signal = deps.signal ?? shutdown!.signal;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const stop = () => {
+        subscription.unsubscribe();
         resolve();
-      },
-    });
-    if (signal) {
+      };
+      const cleanup = () => signal.removeEventListener('abort', stop);
+      const subscription = run$.subscribe({
+        error: (error) => {
+          cleanup();
+          reject(error);
+        },
+        complete: () => {
+          cleanup();
+          resolve();
+        },
+      });
+      if (subscription.closed) return;
       if (signal.aborted) stop();
-      else signal.addEventListener('abort', onSignal, { once: true });
-    } else {
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    }
-  });
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+  } finally {
+    shutdown?.dispose();
+  }
 }

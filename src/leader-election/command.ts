@@ -1,12 +1,12 @@
 // `kube-rx leader-elect`: campaigns for a Lease, prints each leadership change, releases it on SIGTERM.
 import { randomUUID } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Logger } from '../../operators/logger.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { type LeaseClient, leaseClient } from '../../streams/lease-client.ts';
+import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
 import { leaderElection } from './leader-election.ts';
 
@@ -35,7 +35,7 @@ export interface LeaderElectDeps {
   /** Where change lines go; default stdout. */
   out?: { write(line: string): unknown };
   /** Where SIGINT/SIGTERM come from; default `process`. */
-  signals?: EventEmitter;
+  signals?: SignalSource;
   /** Called on a second signal; default `process.exit(1)`. */
   exitNow?: () => void;
   logger?: Logger;
@@ -88,22 +88,7 @@ export function leaderElectCommand(deps: LeaderElectDeps = {}): Command {
             });
         const client = deps.client ?? leaseClient(api!);
         const out = deps.out ?? process.stdout;
-        const signals = deps.signals ?? process;
-        const exitNow = deps.exitNow ?? (() => process.exit(1));
-        const stop = new AbortController();
-        let signalled = 0;
-        const onSignal = (signal: string) => {
-          signalled += 1;
-          if (signalled > 1) {
-            logger.warn({ signal }, 'second signal: exiting at once');
-            exitNow();
-            return;
-          }
-          logger.info({ signal }, 'stopping: releasing the lease');
-          stop.abort();
-        };
-        signals.on('SIGINT', onSignal);
-        signals.on('SIGTERM', onSignal);
+        const stop = shutdownSignal(deps.signals, deps.exitNow, logger);
         try {
           await lastValueFrom(
             leaderElection({
@@ -127,8 +112,7 @@ export function leaderElectCommand(deps: LeaderElectDeps = {}): Command {
             { defaultValue: false },
           );
         } finally {
-          signals.off('SIGINT', onSignal);
-          signals.off('SIGTERM', onSignal);
+          stop.dispose();
           api?.close();
         }
       },

@@ -98,7 +98,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
       const stdout = deps.stdout ?? process.stdout;
       const nodeName = (flags.nodeName ?? flags.hostnameOverride ?? hostname()).trim().toLowerCase();
       const grace = parseGoDuration('--shutdown-grace-period', flags.shutdownGracePeriod);
-      const { signal, dispose } = shutdownSignal(deps.signals);
+      const { requested, dispose } = shutdownSignal(deps.signals, undefined, logger);
       try {
         const agent = await startNodeAgent({
           nodeName,
@@ -122,8 +122,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
         stdout.write(
           `${JSON.stringify({ server: agent.server, kubeconfig: agent.kubeconfig ?? null, node: nodeName, health: agent.healthUrl })}\n`,
         );
-        if (!signal.aborted)
-          await new Promise((done) => signal.addEventListener('abort', done, { once: true }));
+        await requested;
         await agent.stop(grace);
       } finally {
         dispose();

@@ -1,6 +1,7 @@
 // Tests of graceful shutdown signals: the first asks to stop, the second exits at once.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../operators/logger.ts';
 import { shutdownSignal } from '../../../src/cli/shutdown-signal.ts';
 
 describe('shutdownSignal', () => {
@@ -16,5 +17,27 @@ describe('shutdownSignal', () => {
     expect(exits).toBe(1);
     dispose();
     expect(source.listenerCount('SIGINT') + source.listenerCount('SIGTERM')).toBe(0);
+  });
+
+  it('resolves `requested` on the first signal and logs which signal came, first at info, second at warn', async () => {
+    const source = new EventEmitter();
+    const logged: [string, unknown, string | undefined][] = [];
+    const log = (level: string) => (o: unknown, msg?: string) => logged.push([level, o, msg]);
+    const logger = { ...silentLogger, info: log('info'), warn: log('warn') };
+    const { requested, dispose } = shutdownSignal(source, () => {}, logger);
+    let resolved = false;
+    void requested.then(() => {
+      resolved = true;
+    });
+    await Promise.resolve();
+    expect(resolved).toBe(false);
+    source.emit('SIGTERM');
+    await requested;
+    source.emit('SIGINT');
+    dispose();
+    expect(logged).toEqual([
+      ['info', { signal: 'SIGTERM' }, 'stopping'],
+      ['warn', { signal: 'SIGINT' }, 'second signal: exiting at once'],
+    ]);
   });
 });
