@@ -26,17 +26,34 @@ export class ApiStatusError extends KubeRxError {
   constructor(statusCode: number, reason: string, message: string, details?: Status['details']) {
     super('KUBE_RX_APISERVER_STATUS', message);
     this.statusCode = statusCode;
-    this.status = {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message,
-      reason,
-      ...(details ? { details } : {}),
-      code: statusCode,
-    };
+    this.status = failureStatus(statusCode, reason, message, details);
   }
+}
+
+/**
+ * A `meta/v1` Status body for a refused request, its fields in the order of Go's metav1.Status.
+ * @param code the HTTP status code
+ * @param reason the StatusReason, e.g. `NotFound`
+ * @param message the human-readable message
+ * @param details what the error names, omitted when undefined
+ * @returns the Status object
+ */
+export function failureStatus(
+  code: number,
+  reason: string,
+  message: string,
+  details?: Status['details'],
+): Status {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  };
 }
 
 function qualified(target: StatusTarget, plural: string): string {

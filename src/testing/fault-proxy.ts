@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
-import type { Status } from '../../operators/types.ts';
+import { failureStatus } from '../apiserver/api-status.ts';
 import { servingCertificates } from '../apiserver/certificates.ts';
 import { kubeconfigYaml } from '../apiserver/kubeconfig.ts';
 import {
@@ -101,17 +101,8 @@ function isWatchRequest(path: string): boolean {
 }
 
 function statusBody(code: number, reason: string, message: string, retryAfterSeconds?: number): string {
-  const status: Status = {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-  };
-  if (retryAfterSeconds !== undefined) status.details = { retryAfterSeconds };
-  return JSON.stringify(status);
+  const details = retryAfterSeconds === undefined ? undefined : { retryAfterSeconds };
+  return JSON.stringify(failureStatus(code, reason, message, details));
 }
 
 /** A line a real server could not have sent: one of several kinds of breakage, chosen by `random`. */
@@ -144,9 +135,7 @@ function safeJson(text: string): string {
 }
 
 function expiredEventLine(): Buffer {
-  const status = JSON.parse(
-    statusBody(410, 'Expired', 'too old resource version (injected by the fault proxy)'),
-  ) as Status;
+  const status = failureStatus(410, 'Expired', 'too old resource version (injected by the fault proxy)');
   return Buffer.from(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
 }
 
