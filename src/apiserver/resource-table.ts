@@ -127,6 +127,25 @@ function selectorText(o: KubeObject, path = 'spec.selector'): string {
   return parts.length ? parts.join(',') : '<none>';
 }
 
+/** The `-o wide` Selector column of an object with `spec.selector`. */
+function selectorColumn(): TableColumn {
+  return col('Selector', (o) => selectorText(o), 'string', 1);
+}
+
+/** The `-o wide` Images column of an object with a pod template. */
+function imagesColumn(): TableColumn {
+  return col('Images', (o) => images(o, 'spec.template.spec'), 'string', 1);
+}
+
+/** The `-o wide` Containers and Images columns of an object with a pod template. */
+function templateColumns(): TableColumn[] {
+  const containers = (o: KubeObject) =>
+    list(at(o, 'spec.template.spec.containers'))
+      .map((c) => String(c.name))
+      .join(',');
+  return [col('Containers', containers, 'string', 1), imagesColumn()];
+}
+
 function nodeRoles(node: KubeObject): string {
   const roles = Object.keys((at(node, 'metadata.labels') as Obj | undefined) ?? {})
     .filter((k) => k.startsWith('node-role.kubernetes.io/'))
@@ -366,7 +385,7 @@ export const RESOURCES: readonly ResourceDef[] = [
             .join(',') || undefined,
         ),
       ),
-      col('Selector', (o) => selectorText(o), 'string', 1),
+      selectorColumn(),
     ],
     defaults: (o) => {
       const spec = child(o, 'spec');
@@ -398,47 +417,20 @@ export const RESOURCES: readonly ResourceDef[] = [
               col('Ready', (o) => `${num(at(o, 'status.readyReplicas'))}/${num(at(o, 'spec.replicas'))}`),
               col('Up-to-date', (o) => num(at(o, 'status.updatedReplicas')), 'integer'),
               col('Available', (o) => num(at(o, 'status.availableReplicas')), 'integer'),
-              col(
-                'Containers',
-                (o) =>
-                  list(at(o, 'spec.template.spec.containers'))
-                    .map((c) => String(c.name))
-                    .join(','),
-                'string',
-                1,
-              ),
-              col('Images', (o) => images(o, 'spec.template.spec'), 'string', 1),
-              col('Selector', (o) => selectorText(o), 'string', 1),
+              ...templateColumns(),
+              selectorColumn(),
             ]
           : resource === 'replicasets'
             ? [
                 col('Desired', (o) => num(at(o, 'spec.replicas')), 'integer'),
                 col('Current', (o) => num(at(o, 'status.replicas')), 'integer'),
                 col('Ready', (o) => num(at(o, 'status.readyReplicas')), 'integer'),
-                col(
-                  'Containers',
-                  (o) =>
-                    list(at(o, 'spec.template.spec.containers'))
-                      .map((c) => String(c.name))
-                      .join(','),
-                  'string',
-                  1,
-                ),
-                col('Images', (o) => images(o, 'spec.template.spec'), 'string', 1),
-                col('Selector', (o) => selectorText(o), 'string', 1),
+                ...templateColumns(),
+                selectorColumn(),
               ]
             : [
                 col('Ready', (o) => `${num(at(o, 'status.readyReplicas'))}/${num(at(o, 'spec.replicas'))}`),
-                col(
-                  'Containers',
-                  (o) =>
-                    list(at(o, 'spec.template.spec.containers'))
-                      .map((c) => String(c.name))
-                      .join(','),
-                  'string',
-                  1,
-                ),
-                col('Images', (o) => images(o, 'spec.template.spec'), 'string', 1),
+                ...templateColumns(),
               ],
       defaults: (o) => {
         const spec = child(o, 'spec');
@@ -478,7 +470,7 @@ export const RESOURCES: readonly ResourceDef[] = [
       col('Ready', (o) => num(at(o, 'status.numberReady')), 'integer'),
       col('Up-to-date', (o) => num(at(o, 'status.updatedNumberScheduled')), 'integer'),
       col('Available', (o) => num(at(o, 'status.numberAvailable')), 'integer'),
-      col('Images', (o) => images(o, 'spec.template.spec'), 'string', 1),
+      imagesColumn(),
     ],
   },
   {
@@ -501,7 +493,7 @@ export const RESOURCES: readonly ResourceDef[] = [
         (o) => `${num(at(o, 'status.succeeded'))}/${String(at(o, 'spec.completions') ?? 1)}`,
       ),
       col('Duration', (o) => str(at(o, 'status.completionTime'), '')),
-      col('Images', (o) => images(o, 'spec.template.spec'), 'string', 1),
+      imagesColumn(),
     ],
     defaults: (o) => {
       const spec = child(o, 'spec');
