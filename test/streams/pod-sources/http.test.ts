@@ -163,18 +163,35 @@ function fakeFetch(answers: (string | { status: number; body: string } | 'hang')
   return { fetchFn, calls };
 }
 
+/**
+ * Runs httpPodSource on a virtual clock over a fake fetch answering `answers` in turn; records the pod
+ * sets, the requests and the log lines. `config` overrides the URL, period, timeout, size cap...
+ */
+function polledSource(
+  answers: Parameters<typeof fakeFetch>[0],
+  config: Partial<Parameters<typeof httpPodSource>[0]> = {},
+) {
+  const clock = new VirtualClock();
+  const lines: Record<string, unknown>[] = [];
+  const { fetchFn, calls } = fakeFetch(answers);
+  const sets: Pod[][] = [];
+  const sub = httpPodSource({
+    url: 'http://x',
+    nodeName: NODE,
+    fetch: fetchFn,
+    scheduler: clock.scheduler,
+    logger: recordingLogger(lines),
+    ...config,
+  }).subscribe((p) => sets.push(p));
+  return { clock, lines, calls, sets, sub };
+}
+
 describe('httpPodSource in virtual time', () => {
   it('polls at once and every check period, emitting only new bodies', async () => {
-    const clock = new VirtualClock();
     const good = JSON.stringify(pod('foo', '111'));
-    const { fetchFn, calls } = fakeFetch([good, good, JSON.stringify(pod('bar', '222'))]);
-    const sets: Pod[][] = [];
-    const sub = httpPodSource({
+    const { clock, calls, sets, sub } = polledSource([good, good, JSON.stringify(pod('bar', '222'))], {
       url: 'http://x/pods',
-      nodeName: NODE,
-      fetch: fetchFn,
-      scheduler: clock.scheduler,
-    }).subscribe((p) => sets.push(p));
+    });
     clock.advance(0);
     await tick();
     expect(sets.map(names)).toEqual([`foo-${NODE}=foo`]);
@@ -189,15 +206,7 @@ describe('httpPodSource in virtual time', () => {
   });
 
   it('emits an empty set for an empty body (zero-length data)', async () => {
-    const clock = new VirtualClock();
-    const { fetchFn } = fakeFetch(['']);
-    const sets: Pod[][] = [];
-    const sub = httpPodSource({
-      url: 'http://x',
-      nodeName: NODE,
-      fetch: fetchFn,
-      scheduler: clock.scheduler,
-    }).subscribe((p) => sets.push(p));
+    const { clock, sets, sub } = polledSource(['']);
     clock.advance(0);
     await tick();
     expect(sets).toEqual([[]]);
@@ -205,23 +214,10 @@ describe('httpPodSource in virtual time', () => {
   });
 
   it('times out a request that does not answer, keeps the last good set, and polls again', async () => {
-    const clock = new VirtualClock();
-    const lines: Record<string, unknown>[] = [];
-    const { fetchFn, calls } = fakeFetch([
-      JSON.stringify(pod('foo', '111')),
-      'hang',
-      JSON.stringify(pod('bar', '2')),
-    ]);
-    const sets: Pod[][] = [];
-    const sub = httpPodSource({
-      url: 'http://x',
-      nodeName: NODE,
-      fetch: fetchFn,
-      scheduler: clock.scheduler,
-      checkFrequencyMs: 20_000,
-      timeoutMs: 10_000,
-      logger: recordingLogger(lines),
-    }).subscribe((p) => sets.push(p));
+    const { clock, lines, calls, sets, sub } = polledSource(
+      [JSON.stringify(pod('foo', '111')), 'hang', JSON.stringify(pod('bar', '2'))],
+      { checkFrequencyMs: 20_000, timeoutMs: 10_000 },
+    );
     clock.advance(0);
     await tick();
     clock.advance(20_000);
@@ -239,18 +235,9 @@ describe('httpPodSource in virtual time', () => {
   });
 
   it('refuses a body over the size cap', async () => {
-    const clock = new VirtualClock();
-    const lines: Record<string, unknown>[] = [];
-    const { fetchFn } = fakeFetch([JSON.stringify(pod('foo', '111', 'x'.repeat(200)))]);
-    const sets: Pod[][] = [];
-    const sub = httpPodSource({
-      url: 'http://x',
-      nodeName: NODE,
-      fetch: fetchFn,
-      scheduler: clock.scheduler,
+    const { clock, lines, sets, sub } = polledSource([JSON.stringify(pod('foo', '111', 'x'.repeat(200)))], {
       maxBytes: 100,
-      logger: recordingLogger(lines),
-    }).subscribe((p) => sets.push(p));
+    });
     clock.advance(0);
     await tick();
     await tick();
@@ -260,14 +247,7 @@ describe('httpPodSource in virtual time', () => {
   });
 
   it('aborts the request in flight and stops polling on unsubscribe', async () => {
-    const clock = new VirtualClock();
-    const { fetchFn, calls } = fakeFetch(['hang']);
-    const sub = httpPodSource({
-      url: 'http://x',
-      nodeName: NODE,
-      fetch: fetchFn,
-      scheduler: clock.scheduler,
-    }).subscribe();
+    const { clock, calls, sub } = polledSource(['hang']);
     clock.advance(0);
     expect(calls).toHaveLength(1);
     sub.unsubscribe();
@@ -290,17 +270,8 @@ describe('httpPodSource in virtual time', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(arbGarbage, { minLength: 1, maxLength: 6 }), async (garbage) => {
-        const clock = new VirtualClock();
         const good = JSON.stringify(pod('foo', '111'));
-        const { fetchFn } = fakeFetch([good, ...garbage]);
-        const sets: Pod[][] = [];
-        const sub = httpPodSource({
-          url: 'http://x',
-          nodeName: NODE,
-          fetch: fetchFn,
-          scheduler: clock.scheduler,
-          checkFrequencyMs: 1000,
-        }).subscribe((p) => sets.push(p));
+        const { clock, sets, sub } = polledSource([good, ...garbage], { checkFrequencyMs: 1000 });
         for (let i = 0; i <= garbage.length; i++) {
           clock.advance(i === 0 ? 0 : 1000);
           await tick();
