@@ -1,37 +1,18 @@
 // Marble tests for deltaFifo: the five questions, pulled N-way consumption, Synced, resync, failures.
 import { asapScheduler, type Observable, of, from as rxFrom, take, throwError, timer } from 'rxjs';
-import { map } from 'rxjs/operators';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { deltaFifo } from '../../operators/delta-fifo.ts';
 import { InvalidConfigError } from '../../operators/errors.ts';
-import type { FifoItem } from '../../operators/fifo-queue.ts';
 import type { FifoEvent } from '../../operators/fifo-queue-operator.ts';
 import type { KubeObject, ReflectorEvent } from '../../operators/types.ts';
+import { testScheduler as scheduler } from '../../src/testing/marbles.ts';
+import { added, o, processed, slow, synced, updated } from '../helpers/fifo-events.ts';
 
-const o = (name: string, v = 0): KubeObject => ({ metadata: { name, resourceVersion: String(v) } });
-const added = (name: string, v = 0): ReflectorEvent => ({ type: 'Added', object: o(name, v) });
-const updated = (name: string, v = 0): ReflectorEvent => ({ type: 'Updated', object: o(name, v) });
 const replace = (...names: string[]): ReflectorEvent => ({
   type: 'Replace',
   items: names.map((n) => o(n)),
   resourceVersion: '1',
 });
-const types = (item: FifoItem) => item.deltas.map((d) => d.type).join('+');
-const processed = (key: string, result: string, isInInitialList = false): FifoEvent<KubeObject, string> => ({
-  type: 'Processed',
-  key,
-  result,
-  isInInitialList,
-});
-const synced: FifoEvent<KubeObject, string> = { type: 'Synced' };
-
-function scheduler() {
-  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-}
-
-/** A consumer that takes `frames` of virtual time per item, then emits the item's delta types. */
-const slow = (frames: number) => (item: FifoItem) => timer(frames).pipe(map(() => types(item)));
 
 describe('deltaFifo', () => {
   it('values: merges the deltas of a key that waits while it is in flight (the documented diagram)', () => {

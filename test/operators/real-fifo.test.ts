@@ -1,28 +1,14 @@
 // Marble tests for realFifo: the five questions, in-order delivery, Replace order, compaction under a slow consumer.
 import { from, of, take, timer } from 'rxjs';
 import { map } from 'rxjs/operators';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { FifoItem } from '../../operators/fifo-queue.ts';
 import type { FifoEvent } from '../../operators/fifo-queue-operator.ts';
 import { realFifo } from '../../operators/real-fifo.ts';
 import { reflect } from '../../operators/reflect.ts';
 import { createStoreCell } from '../../operators/store-cell.ts';
 import { DeletedFinalStateUnknown, type KubeObject, type ReflectorEvent } from '../../operators/types.ts';
-
-const o = (name: string, v = 0): KubeObject => ({ metadata: { name, resourceVersion: String(v) } });
-const added = (name: string, v = 0): ReflectorEvent => ({ type: 'Added', object: o(name, v) });
-const updated = (name: string, v = 0): ReflectorEvent => ({ type: 'Updated', object: o(name, v) });
-const types = (item: FifoItem) => item.deltas.map((d) => d.type).join('+');
-const processed = (key: string, result: string, isInInitialList = false): FifoEvent<KubeObject, string> => ({
-  type: 'Processed',
-  key,
-  result,
-  isInInitialList,
-});
-const synced: FifoEvent<KubeObject, string> = { type: 'Synced' };
-const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const slow = (frames: number) => (item: FifoItem) => timer(frames).pipe(map(() => types(item)));
+import { testScheduler as scheduler } from '../../src/testing/marbles.ts';
+import { added, o, processed, slow, synced, updated } from '../helpers/fifo-events.ts';
 
 describe('realFifo', () => {
   it('values: delivers every notification in order (the documented diagram)', () => {
