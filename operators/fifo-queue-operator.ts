@@ -11,6 +11,7 @@ import {
 import { InvalidConfigError } from './errors.ts';
 import { type FifoItem, type FifoMode, type FifoOptions, FifoQueue } from './fifo-queue.ts';
 import { silentLogger } from './logger.ts';
+import { reentryGuard } from './reentry-guard.ts';
 
 import type { KubeObject, ReflectorEvent } from './types.ts';
 
@@ -68,8 +69,6 @@ export function fifoOperator<T extends KubeObject, R>(
       const queue = new FifoQueue<T>({ ...config, mode, logger });
       const active = new Map<string, Subscription>();
       let sourceDone = false;
-      let pumping = false;
-      let again = false;
       let scheduled: Subscription | undefined;
 
       const emitSynced = () => {
@@ -124,24 +123,17 @@ export function fifoOperator<T extends KubeObject, R>(
         from(input).subscribe(inner);
       };
 
+      const drainPasses = reentryGuard(
+        () => {
+          while (!subscriber.closed && active.size < concurrency && queue.canPop) {
+            const popped = queue.pop()!;
+            start(popped.item, popped.isInInitialList);
+          }
+        },
+        () => !subscriber.closed,
+      );
       const drain = () => {
-        if (pumping) {
-          again = true;
-          return;
-        }
-        pumping = true;
-        try {
-          do {
-            again = false;
-            while (!subscriber.closed && active.size < concurrency && queue.canPop) {
-              const popped = queue.pop()!;
-              start(popped.item, popped.isInInitialList);
-            }
-          } while (again && !subscriber.closed);
-        } finally {
-          pumping = false;
-        }
-        maybeComplete();
+        if (drainPasses()) maybeComplete();
       };
 
       const pump = () => {

@@ -9,6 +9,7 @@ import {
 } from 'rxjs';
 import { InvalidConfigError, InvalidInputError } from './errors.ts';
 import { type Logger, silentLogger } from './logger.ts';
+import { reentryGuard } from './reentry-guard.ts';
 import { WorkQueue, type WorkQueueConfig } from './work-queue.ts';
 
 /**
@@ -165,8 +166,6 @@ export function reconcileWith<T = string>(
       let free = workers;
       let sourceDone = false;
       let waiter: Subscription | undefined;
-      let pumping = false;
-      let again = false;
 
       const stopped = () => subscriber.closed;
 
@@ -262,30 +261,23 @@ export function reconcileWith<T = string>(
         if (!sub.closed) waiter = sub;
       };
 
-      function pump(): void {
-        if (pumping) {
-          again = true;
-          return;
-        }
-        pumping = true;
-        try {
-          do {
-            again = false;
-            while (!stopped() && free > 0 && !waiter) {
-              const next = queue.poll();
-              if (next === 'shutdown') break;
-              if (next === 'empty') {
-                armWaiter();
-                break;
-              }
-              free--;
-              start(next.item);
+      const pumpPasses = reentryGuard(
+        () => {
+          while (!stopped() && free > 0 && !waiter) {
+            const next = queue.poll();
+            if (next === 'shutdown') break;
+            if (next === 'empty') {
+              armWaiter();
+              break;
             }
-          } while (again && !stopped());
-        } finally {
-          pumping = false;
-        }
-        maybeComplete();
+            free--;
+            start(next.item);
+          }
+        },
+        () => !stopped(),
+      );
+      function pump(): void {
+        if (pumpPasses()) maybeComplete();
       }
 
       const source = keys$.subscribe({
