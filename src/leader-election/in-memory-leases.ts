@@ -59,6 +59,17 @@ export function inMemoryLeases(options: InMemoryLeasesOptions = {}): InMemoryLea
   const writes: Lease[] = [];
   let version = 0;
   const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
+  /** Stores `lease` as `namespace/name` at the next resourceVersion, records the write, returns a copy. */
+  const commit = (namespace: string, name: string, lease: Lease): Lease => {
+    version += 1;
+    const stored: Lease = {
+      ...clone(lease),
+      metadata: { ...clone(lease.metadata), namespace, name, resourceVersion: String(version) },
+    };
+    store.set(keyOf(namespace, name), stored);
+    writes.push(clone(stored));
+    return clone(stored);
+  };
 
   const apply = {
     get(namespace: string, name: string): Lease | undefined {
@@ -71,14 +82,7 @@ export function inMemoryLeases(options: InMemoryLeasesOptions = {}): InMemoryLea
       if (store.has(keyOf(namespace, name))) {
         throw status(409, 'AlreadyExists', `leases.coordination.k8s.io "${name}" already exists`);
       }
-      version += 1;
-      const stored: Lease = {
-        ...clone(lease),
-        metadata: { ...clone(lease.metadata), namespace, name, resourceVersion: String(version) },
-      };
-      store.set(keyOf(namespace, name), stored);
-      writes.push(clone(stored));
-      return clone(stored);
+      return commit(namespace, name, lease);
     },
     update(lease: Lease): Lease {
       const { namespace = '', name = '', resourceVersion } = lease.metadata ?? {};
@@ -91,14 +95,7 @@ export function inMemoryLeases(options: InMemoryLeasesOptions = {}): InMemoryLea
           `Operation cannot be fulfilled on leases.coordination.k8s.io "${name}": the object has been modified; please apply your changes to the latest version and try again`,
         );
       }
-      version += 1;
-      const stored: Lease = {
-        ...clone(lease),
-        metadata: { ...clone(lease.metadata), namespace, name, resourceVersion: String(version) },
-      };
-      store.set(keyOf(namespace, name), stored);
-      writes.push(clone(stored));
-      return clone(stored);
+      return commit(namespace, name, lease);
     },
   };
 
