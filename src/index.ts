@@ -161,6 +161,7 @@ export {
 export { type LeaseClient, leaseClient } from '../streams/lease-client.ts';
 // List-and-watch (the Reflector) and backoff
 export { type ListWatchConfig, listWatch } from '../streams/list-watch.ts';
+export { isConnectionBroken } from '../streams/list-watch-state.ts';
 export { apiserverPodSource } from '../streams/pod-sources/apiserver.ts';
 export { filePodSource } from '../streams/pod-sources/file.ts';
 export { httpPodSource } from '../streams/pod-sources/http.ts';
@@ -174,6 +175,7 @@ export {
   startApiServer,
 } from './apiserver/index.ts';
 export { RESOURCES, type ResourceDef } from './apiserver/resource-table.ts';
+export { type ShutdownSignal, type SignalSource, shutdownSignal } from './cli/shutdown-signal.ts';
 export { dropManagedFields } from './informers/drop-managed-fields.ts';
 export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';
 export {
@@ -188,7 +190,6 @@ export {
   type PartialObjectMetadata,
   toPartialObjectMetadata,
 } from './informers/metadata-informer.ts';
-
 // Shared informers and their factory
 export {
   type HandlerRegistration,
@@ -211,7 +212,6 @@ export {
   prometheusWorkQueueMetrics,
   WORK_QUEUE_DURATION_BUCKETS,
 } from './metrics/prometheus-work-queue-metrics.ts';
-
 // The node agent (`kube-rx up`)
 export { type NodeAgent, type NodeAgentOptions, startNodeAgent } from './node-agent/node-agent.ts';
 export { NODE_LEASE_NAMESPACE, type NodeLeaseConfig, nodeLease } from './node-agent/node-lease.ts';
