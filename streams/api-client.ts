@@ -24,6 +24,18 @@ export interface NamespaceOption {
   namespace?: string;
 }
 
+/**
+ * Asks for metadata only, as client-go's metadata client does: lists come back as a
+ * `PartialObjectMetadataList`, watch events and gets carry `PartialObjectMetadata` (kind, apiVersion,
+ * metadata; no spec, no status), so the bulk of each object never crosses the wire.
+ *
+ * Invariant for callers: it is a request, not a promise. A server that does not support the form may
+ * answer whole objects; whoever needs metadata only reduces what arrives (see `metadataListerWatcher`).
+ */
+export interface MetadataOption {
+  metadataOnly?: boolean;
+}
+
 /** Options every write accepts. */
 export interface WriteOptions extends NamespaceOption {
   dryRun?: boolean;
@@ -63,20 +75,22 @@ export interface PodBinding {
  *   optimistic concurrency the caller decides); a request that does not finish in time errors with
  *   `TimeoutError`.
  * - `list` and `watch` follow the `ListerWatcher` contract of `ports.ts`.
+ * - `metadataOnly` on `list`, `watch` and `get` asks for PartialObjectMetadata; a client or server that
+ *   cannot honour it returns whole objects instead (never an error).
  */
 export interface ApiClient {
   list<T extends KubeObject = KubeObject>(
     resource: ResourceDescriptor,
-    options?: ListOptions & NamespaceOption,
+    options?: ListOptions & NamespaceOption & MetadataOption,
   ): Observable<ObjectList<T>>;
   watch<T extends KubeObject = KubeObject>(
     resource: ResourceDescriptor,
-    options?: WatchOptions & NamespaceOption,
+    options?: WatchOptions & NamespaceOption & MetadataOption,
   ): Observable<WatchEvent<T>>;
   get<T extends KubeObject = KubeObject>(
     resource: ResourceDescriptor,
     name: string,
-    options?: NamespaceOption,
+    options?: NamespaceOption & MetadataOption,
   ): Observable<T>;
   create<T extends KubeObject = KubeObject>(
     resource: ResourceDescriptor,
@@ -114,6 +128,8 @@ export interface ListerWatcherScope {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** Ask the server for PartialObjectMetadata instead of whole objects (see {@link MetadataOption}). */
+  metadataOnly?: boolean;
 }
 
 /**
@@ -124,7 +140,8 @@ export interface ListerWatcherScope {
  *   { namespace: 'default', labelSelector: 'app=web' });
  * @param client the API client
  * @param resource the resource to list and watch
- * @param scope namespace and selectors, added to every call (the caller's own selectors win if given)
+ * @param scope namespace, selectors and `metadataOnly`, added to every call (the caller's own selectors win
+ *   if given)
  * @returns a ListerWatcher whose calls are cold and abort on unsubscribe
  */
 export function listerWatcher<T extends KubeObject = KubeObject>(
@@ -136,6 +153,7 @@ export function listerWatcher<T extends KubeObject = KubeObject>(
   if (scope.namespace) base.namespace = scope.namespace;
   if (scope.labelSelector) base.labelSelector = scope.labelSelector;
   if (scope.fieldSelector) base.fieldSelector = scope.fieldSelector;
+  if (scope.metadataOnly) base.metadataOnly = true;
   return {
     list: (options) => client.list<T>(resource, { ...base, ...options }),
     watch: (options) => client.watch<T>(resource, { ...base, ...options }),

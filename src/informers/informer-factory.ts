@@ -5,7 +5,12 @@ import type { FifoMode } from '../../operators/fifo-queue.ts';
 import type { Indexers } from '../../operators/indexed-store.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { KubeObject } from '../../operators/types.ts';
-import type { ApiClient, NamespaceOption, ResourceDescriptor } from '../../streams/api-client.ts';
+import type {
+  ApiClient,
+  MetadataOption,
+  NamespaceOption,
+  ResourceDescriptor,
+} from '../../streams/api-client.ts';
 import type { ListerWatcher, ListOptions, WatchOptions } from '../../streams/ports.ts';
 import { metadataInformer, type PartialObjectMetadata } from './metadata-informer.ts';
 import { type SharedInformer, type SharedInformerConfig, sharedInformer } from './shared-informer.ts';
@@ -44,7 +49,10 @@ export interface InformerFactory {
     resource: ResourceDescriptor,
     options?: ForResourceOptions<T>,
   ): SharedInformer<T>;
-  /** The metadata-only informer of a resource (separate from its full-object informer). */
+  /**
+   * The metadata-only informer of a resource (separate from its full-object informer): its lists and
+   * watches ask the server for PartialObjectMetadata, so spec and status never cross the wire.
+   */
   metadataForResource(
     resource: ResourceDescriptor,
     options?: ForResourceOptions<PartialObjectMetadata>,
@@ -96,13 +104,21 @@ export function informerFactory(config: InformerFactoryConfig): InformerFactory 
   const holds = new Map<string, Subscription>();
   let shutDown = false;
 
-  const listerWatcherFor = (resource: ResourceDescriptor): ListerWatcher<KubeObject> => {
-    const scope: NamespaceOption = {};
+  const listerWatcherFor = (
+    resource: ResourceDescriptor,
+    metadataOnly = false,
+  ): ListerWatcher<KubeObject> => {
+    const scope: NamespaceOption & MetadataOption = {};
     if (resource.namespaced && config.namespace) scope.namespace = config.namespace;
-    const tweak = <O extends ListOptions | WatchOptions>(options: O): O & NamespaceOption => {
-      const copy = { ...options } as O & NamespaceOption;
+    if (metadataOnly) scope.metadataOnly = true;
+    const tweak = <O extends ListOptions | WatchOptions>(
+      options: O,
+    ): O & NamespaceOption & MetadataOption => {
+      const copy = { ...options } as O & NamespaceOption & MetadataOption;
       config.tweakListOptions?.(copy as ListOptions & WatchOptions);
-      delete copy.namespace; // the factory, not the tweak, decides where to look
+      // the factory, not the tweak, decides where to look and in which form
+      delete copy.namespace;
+      delete copy.metadataOnly;
       return { ...copy, ...scope };
     };
     return {
@@ -160,7 +176,7 @@ export function informerFactory(config: InformerFactoryConfig): InformerFactory 
       if (found) return found as unknown as SharedInformer<PartialObjectMetadata>;
       const informer = metadataInformer({
         ...(common(name) as Omit<SharedInformerConfig<PartialObjectMetadata>, 'source'>),
-        source: listerWatcherFor(resource),
+        source: listerWatcherFor(resource, true),
         ...(options?.indexers ? { indexers: options.indexers } : {}),
       });
       informers.set(name, informer as unknown as SharedInformer<KubeObject>);

@@ -25,6 +25,7 @@ import type { KubeObject, ObjectList, Status, WatchEvent } from '../../operators
 import type {
   ApiClient,
   DeleteOptions,
+  MetadataOption,
   NamespaceOption,
   PatchOptions,
   PatchType,
@@ -83,6 +84,19 @@ const CONTENT_TYPES: Record<PatchType, string> = {
   json: 'application/json-patch+json',
   apply: 'application/apply-patch+yaml',
 };
+
+/**
+ * Accept headers of metadata-only reads, as client-go's metadata client sends them minus protobuf: the
+ * PartialObjectMetadata form first, then plain JSON so that a server without it still answers.
+ */
+export const METADATA_ACCEPT = {
+  list: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+  object: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+} as const;
+
+function acceptHeader(options: MetadataOption, form: keyof typeof METADATA_ACCEPT): Record<string, string> {
+  return options.metadataOnly ? { Accept: METADATA_ACCEPT[form] } : {};
+}
 
 function resourceName(r: ResourceDescriptor): string {
   return r.group ? `${r.plural}.${r.group}/${r.version}` : `${r.version}/${r.plural}`;
@@ -289,7 +303,7 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
 
   const watch = <T extends KubeObject>(
     resource: ResourceDescriptor,
-    options: WatchOptions & NamespaceOption = {},
+    options: WatchOptions & NamespaceOption & MetadataOption = {},
   ): Observable<WatchEvent<T>> => {
     const what = `watch ${resourceName(resource)}`;
     return defer(() => {
@@ -310,7 +324,7 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
         let head: { statusCode: number; headers: HttpAnswer['headers'] } | undefined;
         let errorBody = '';
         return http
-          .stream({ method: 'GET', path, headers: baseHeaders })
+          .stream({ method: 'GET', path, headers: { ...baseHeaders, ...acceptHeader(options, 'object') } })
           .pipe(
             timeout({
               first: requestTimeoutMs,
@@ -345,10 +359,14 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
     namespace: connection?.namespace ?? 'default',
     close: () => connection?.close(),
 
-    list: <T extends KubeObject>(resource: ResourceDescriptor, options: ListOptions & NamespaceOption = {}) =>
+    list: <T extends KubeObject>(
+      resource: ResourceDescriptor,
+      options: ListOptions & NamespaceOption & MetadataOption = {},
+    ) =>
       defer(() =>
         read<ObjectList<T>>(`list ${resourceName(resource)}`, {
           method: 'GET',
+          headers: acceptHeader(options, 'list'),
           path:
             pathOf(resource, options.namespace) +
             query({
@@ -365,12 +383,17 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
 
     watch,
 
-    get: <T extends KubeObject>(resource: ResourceDescriptor, name: string, options: NamespaceOption = {}) =>
+    get: <T extends KubeObject>(
+      resource: ResourceDescriptor,
+      name: string,
+      options: NamespaceOption & MetadataOption = {},
+    ) =>
       defer(() => {
         const n = requireName(resource, name, 'name');
         const ns = requireNamespace(resource, options.namespace);
         return read<T>(`get ${resourceName(resource)} ${ns ? `${ns}/` : ''}${n}`, {
           method: 'GET',
+          headers: acceptHeader(options, 'object'),
           path: pathOf(resource, ns, n),
         });
       }),

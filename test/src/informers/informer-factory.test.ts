@@ -114,6 +114,42 @@ describe('informerFactory', () => {
     expect(factory.metadataForResource(PODS)).not.toBe(informer);
   });
 
+  it('metadataForResource asks for metadata only on every list and watch (the tweak cannot undo it); forResource never does', () => {
+    const clock = new VirtualClock();
+    const pods = new FakeApiServer({ scheduler: clock.scheduler });
+    // a client that ignores the request and answers whole objects: the informer still caches metadata only
+    pods.upsert({ kind: 'Pod', metadata: { name: 'a', namespace: 'n' }, spec: { nodeName: 'x' } });
+    const { client, calls } = fakeClient({ pods });
+    const factory = informerFactory({
+      client,
+      scheduler: clock.scheduler,
+      tweakListOptions: (o) => {
+        (o as { metadataOnly?: boolean }).metadataOnly = false;
+      },
+    });
+    const meta = factory.metadataForResource(PODS);
+    factory.start();
+    const metaCalls = calls.splice(0);
+    factory.forResource(PODS);
+    factory.start();
+    pods.upsert({ kind: 'Pod', metadata: { name: 'b', namespace: 'n' }, spec: { nodeName: 'y' } });
+    const flags = (cs: typeof calls) => cs.map((c) => (c.options as { metadataOnly?: boolean }).metadataOnly);
+    expect(metaCalls.length).toBeGreaterThan(0);
+    expect(flags(metaCalls).every((f) => f === true)).toBe(true);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(flags(calls).some((f) => f !== undefined)).toBe(false);
+    expect(
+      meta
+        .getStore()
+        .list()
+        .map((o) => [o.kind, o.metadata.name, 'spec' in o]),
+    ).toEqual([
+      ['PartialObjectMetadata', 'a', false],
+      ['PartialObjectMetadata', 'b', false],
+    ]);
+    factory.shutdown();
+  });
+
   it('names resources as client-go keys them', () => {
     expect([resourceName(PODS), resourceName(DEPLOYMENTS), resourceName(PODS, true)]).toEqual([
       'pods',

@@ -168,6 +168,50 @@ describe('kubeApiClient: requests', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  // client-go's metadata client (metadata.go) sends these, protobuf aside; plain JSON stays acceptable
+  // so that a server without the metadata form still answers
+  const META_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+  const META_ONE = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+  it.each([
+    ['list', (c: ReturnType<typeof kubeApiClient>) => c.list(PODS, { metadataOnly: true }), META_LIST],
+    [
+      'get',
+      (c: ReturnType<typeof kubeApiClient>) => c.get(PODS, 'p', { namespace: 'ns', metadataOnly: true }),
+      META_ONE,
+    ],
+    [
+      'watch',
+      (c: ReturnType<typeof kubeApiClient>) => c.watch(PODS, { metadataOnly: true }).pipe(toArray()),
+      META_ONE,
+    ],
+    [
+      'a scoped ListerWatcher list',
+      (c: ReturnType<typeof kubeApiClient>) =>
+        listerWatcher(c, PODS, { namespace: 'ns', metadataOnly: true }).list({ limit: 5 }),
+      META_LIST,
+    ],
+    [
+      'a scoped ListerWatcher watch',
+      (c: ReturnType<typeof kubeApiClient>) =>
+        listerWatcher(c, PODS, { metadataOnly: true }).watch({}).pipe(toArray()),
+      META_ONE,
+    ],
+    ['a plain list', (c: ReturnType<typeof kubeApiClient>) => c.list(PODS, {}), 'application/json'],
+    [
+      'a plain watch',
+      (c: ReturnType<typeof kubeApiClient>) => c.watch(PODS, { metadataOnly: false }).pipe(toArray()),
+      'application/json',
+    ],
+  ] as const)('metadataOnly: %s sends Accept %s', async (_name, call, accept) => {
+    const { client, server } = await setup((req, res) =>
+      req.url?.includes('watch=true') ? res.end() : echo(req, res, ''),
+    );
+    await lastValueFrom(call(client) as Observable<unknown>);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.headers.accept).toBe(accept);
+    expect(server.requests[0]!.url).not.toMatch(/metadataOnly/);
+  });
+
   it('exposes the context namespace and server', async () => {
     const { client, server } = await setup(echo);
     expect(client.namespace).toBe('team-a');
