@@ -3,6 +3,8 @@
 // Run: `npm run bench -- informer` or `node bench/informer.ts` (Node 22). Knobs: BENCH_REPS, BENCH_LIST_PODS,
 // BENCH_WATCH_PODS, BENCH_WATCH_EVENTS, BENCH_CLIENTS=kube-rx,baseline, BENCH_SKIP_SLOW=1,
 // BENCH_CHILD_FLAGS=--cpu-prof, and BENCH_KRX_STAGE=client|listwatch to time kube-rx's lower layers alone.
+// Besides events/s (wall clock), the watch phase reports each client's CPU time per event: on a busy machine
+// the wall-clock ratio moves by ±5% between runs, the CPU time less.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -283,6 +285,8 @@ interface Result {
   peakRssMb?: number;
   bytesPerPod?: number;
   eventsPerSec?: number;
+  /** CPU time (user + system) of the client's process per watch event, in µs: less sensitive to a busy machine. */
+  cpuUsPerEvent?: number;
   correct?: boolean;
   samples?: { t: number; heapMb: number; pending: number; handled: number; received: number }[];
 }
@@ -521,6 +525,7 @@ async function child(
     result.correct = running.size() === pods;
   } else {
     const start = performance.now();
+    const cpu0 = process.cpuUsage();
     const samples: NonNullable<Result['samples']> = [];
     const extra = running as Running & { pending?: () => number; handled?: () => number };
     while (running.updates() < events) {
@@ -536,6 +541,8 @@ async function child(
       }
     }
     result.eventsPerSec = events / ((performance.now() - start) / 1000);
+    const cpu = process.cpuUsage(cpu0);
+    result.cpuUsPerEvent = (cpu.user + cpu.system) / events;
     result.correct = running.size() === pods && running.checksum() === checksum;
     if (phase === 'slow') result.samples = samples;
   }
@@ -629,6 +636,7 @@ async function main() {
         'mem ×': (bytesPerPod / base.bytesPerPod).toFixed(2),
         'events/s': Math.round(eventsPerSec),
         'events ×': (eventsPerSec / base.eventsPerSec).toFixed(2),
+        'CPU µs/event': stat(client, 'watch', 'cpuUsPerEvent').toFixed(1),
         'cache = server': ok(client) ? 'yes' : 'NO',
       };
     });

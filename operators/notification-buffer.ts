@@ -143,6 +143,8 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
       if (solo.type === 'add' && solo.isInInitialList) this.#initial--;
       return solo;
     }
+    // empty: answer before asking the map for an iterator (a handler's pump ends on this call every time)
+    if (this.#size === 0) return undefined;
     const first = this.#entries.entries().next();
     if (first.done) return undefined;
     const [key, entry] = first.value;

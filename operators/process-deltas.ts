@@ -1,7 +1,13 @@
 // processDeltas: applies one FIFO item to the informer's store and says what each handler must hear (client-go's rules).
 import type { IndexedStore } from './indexed-store.ts';
 import type { InformerNotification } from './informer-notification.ts';
-import { type DeletedFinalStateUnknown, type Delta, isTombstone, type KubeObject } from './types.ts';
+import {
+  type DeletedFinalStateUnknown,
+  type Delta,
+  type DeltaType,
+  isTombstone,
+  type KubeObject,
+} from './types.ts';
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 
@@ -52,31 +58,62 @@ export function processDeltas<T extends KubeObject, S extends DeltaStore<T, S> =
   const notifications: InformerNotification<T>[] = emit ? NONE : [];
   const out = emit ?? ((n: InformerNotification<T>) => notifications.push(n));
   for (const delta of deltas) {
-    const obj = delta.object;
-    let n: InformerNotification<T>;
-    try {
-      if (delta.type === 'Deleted') {
-        const key = store.keyOf(obj);
-        store = store.delete(obj);
-        n = { type: 'delete', key, object: obj };
-      } else {
-        if (isTombstone(obj)) continue; // only deletes carry tombstones
-        const key = store.keyOf(obj);
-        const old = store.getByKey(key);
-        store = store.update(obj);
-        n =
-          old === undefined
-            ? { type: 'add', key, object: obj, isInInitialList }
-            : { type: 'update', key, oldObject: old, newObject: obj, isSync: sameResourceVersion(old, obj) };
-      }
-    } catch (error) {
-      if (!onError) throw error;
-      onError(error, delta);
-      continue;
-    }
-    out(n);
+    store = processDelta(store, delta.type, delta.object, isInInitialList, out, onError);
   }
   return { store, notifications };
+}
+
+/**
+ * One delta by {@link processDeltas}' rules, without the array and result objects around it: the hot path
+ * of an informer whose FIFO would hand a single event straight back.
+ *
+ * @example
+ * store = processDelta(store, 'Updated', pod, false, (n) => handlers.push(n));
+ * @param store the store to apply to
+ * @param type the delta's type
+ * @param object the delta's object (a tombstone only for `Deleted`; elsewhere it is skipped)
+ * @param isInInitialList whether the object belongs to the first list (carried by an add)
+ * @param emit called with the notification, if any
+ * @param onError called for a delta the store rejects, which is then skipped; without it the error is thrown
+ * @returns the store to use next
+ */
+export function processDelta<T extends KubeObject, S extends DeltaStore<T, S>>(
+  store: S,
+  type: DeltaType,
+  object: T | DeletedFinalStateUnknown<T>,
+  isInInitialList: boolean,
+  emit: (n: InformerNotification<T>) => void,
+  onError?: (error: unknown, delta: Delta<T>) => void,
+): S {
+  let n: InformerNotification<T>;
+  try {
+    if (type === 'Deleted') {
+      const key = store.keyOf(object);
+      store = store.delete(object);
+      n = { type: 'delete', key, object };
+    } else {
+      if (isTombstone(object)) return store; // only deletes carry tombstones
+      const key = store.keyOf(object);
+      const old = store.getByKey(key);
+      store = store.update(object);
+      n =
+        old === undefined
+          ? { type: 'add', key, object, isInInitialList }
+          : {
+              type: 'update',
+              key,
+              oldObject: old,
+              newObject: object,
+              isSync: sameResourceVersion(old, object),
+            };
+    }
+  } catch (error) {
+    if (!onError) throw error;
+    onError(error, { type, object } as Delta<T>);
+    return store;
+  }
+  emit(n);
+  return store;
 }
 
 /** client-go's isSync test: both objects carry the same resourceVersion (two missing ones count as equal). */

@@ -24,7 +24,7 @@ import type { InformerNotification } from '../../operators/informer-notification
 import { type Lister, lister } from '../../operators/lister.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { KeyFunc } from '../../operators/object-key.ts';
-import { processDeltas } from '../../operators/process-deltas.ts';
+import { processDelta, processDeltas } from '../../operators/process-deltas.ts';
 import { registerResync } from '../../operators/resync-period.ts';
 import type { Delta, KubeObject, ReflectorEvent, ReflectorHealth } from '../../operators/types.ts';
 import { type ListWatchConfig, listWatch } from '../../streams/list-watch.ts';
@@ -560,7 +560,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
         this.#logger.error({ err: error, key }, 'transform threw; keeping the object untransformed');
       }
     }
-    processDeltas(this.#live, [{ type, object }], isInInitialList, this.#distribute, this.#storeError);
+    processDelta(this.#live, type, object, isInInitialList, this.#distribute, this.#storeError);
   }
 
   #drain(fifo: FifoQueue<T>): void {

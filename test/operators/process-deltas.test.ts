@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FifoQueue } from '../../operators/fifo-queue.ts';
 import { createIndexedStore, type IndexedStore } from '../../operators/indexed-store.ts';
 import type { InformerNotification } from '../../operators/informer-notification.ts';
-import { processDeltas, sameResourceVersion } from '../../operators/process-deltas.ts';
+import { processDelta, processDeltas, sameResourceVersion } from '../../operators/process-deltas.ts';
 import {
   DeletedFinalStateUnknown,
   type Delta,
@@ -122,6 +122,52 @@ describe('processDeltas', () => {
     expect(out.map(show)).toEqual(notifications);
     expect(store.listKeys().sort()).toEqual(keys);
     expect(before.listKeys().length).toBe(initial.length);
+  });
+
+  // processDelta is the single-delta form the informer's hot path uses: every type, on a known and an
+  // unknown key, with an object or a tombstone, must do exactly what processDeltas does with [delta]
+  const types: DeltaType[] = ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync'];
+  it.each(
+    types.flatMap((type) =>
+      [true, false].flatMap((known) =>
+        [false, true].map((tombstone) => [type, known, tombstone] as [DeltaType, boolean, boolean]),
+      ),
+    ),
+  )('processDelta(%s, known=%s, tombstone=%s) matches processDeltas', (type, known, tombstone) => {
+    const initial = known ? [pod('a', '1')] : [];
+    const object = tombstone ? new DeletedFinalStateUnknown('default/a', pod('a', '1')) : pod('a', '2');
+    for (const initialList of [false, true]) {
+      const expected = processDeltas(storeWith(...initial), [d(type, object)], initialList);
+      const seen: InformerNotification[] = [];
+      const store = processDelta(storeWith(...initial), type, object, initialList, (n) => seen.push(n));
+      expect(seen).toEqual(expected.notifications);
+      expect(store.list()).toEqual(expected.store.list());
+    }
+  });
+
+  it('processDelta skips a delta the store rejects when given onError, and throws without it', () => {
+    const store = createIndexedStore({
+      indexers: {
+        bad: () => {
+          throw new Error('index says no');
+        },
+      },
+    });
+    const errors: string[] = [];
+    const seen: InformerNotification[] = [];
+    const after = processDelta(
+      store,
+      'Added',
+      pod('boom', '1'),
+      false,
+      (n) => seen.push(n),
+      (error, delta) =>
+        errors.push(`${delta.type} ${delta.object.metadata?.name}: ${(error as Error).message}`),
+    );
+    expect(errors).toEqual([expect.stringMatching(/^Added boom: .*index says no/)]);
+    expect(seen).toEqual([]);
+    expect(after).toBe(store);
+    expect(() => processDelta(store, 'Added', pod('boom', '1'), false, () => {})).toThrow(/index says no/);
   });
 
   it('hands notifications to emit instead of collecting them', () => {
