@@ -77,9 +77,11 @@ export function serveWatch(
 
   const render = (type: string, object: KubeObject, json: string | undefined): string => {
     if (req.form === 'json') return `{"type":"${type}","object":${json ?? JSON.stringify(object)}}\n`;
+    // A Status (an ERROR event) passes through every form unchanged, as kube-apiserver sends it.
+    if (type === 'ERROR') return `${JSON.stringify({ type, object })}\n`;
     if (req.form === 'metadata')
       return `${JSON.stringify({ type, object: partialObjectMetadata(object) })}\n`;
-    if (type === 'BOOKMARK' || type === 'ERROR') return `${JSON.stringify({ type, object })}\n`;
+    if (type === 'BOOKMARK') return `${JSON.stringify({ type, object })}\n`;
     const table = toTable(
       def,
       [object],

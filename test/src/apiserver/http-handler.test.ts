@@ -549,6 +549,16 @@ describe('embedded API server over HTTP', () => {
       expect(e).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
     });
 
+    it.each([
+      ['metadata', META],
+      ['table', TABLE],
+    ])('keeps the 410 Status whole in the %s form', async (_form, accept) => {
+      const w = watchLines(server, `${pods}?watch=true&resourceVersion=1`, { Accept: accept });
+      const [e] = await w.waitFor(1);
+      await w.ended;
+      expect(e).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+    });
+
     it('ends the watch after timeoutSeconds', async () => {
       const w = watchLines(server, `${pods}?watch=true&timeoutSeconds=1`);
       const started = Date.now();
