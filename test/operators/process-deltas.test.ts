@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FifoQueue } from '../../operators/fifo-queue.ts';
 import { createIndexedStore, type IndexedStore } from '../../operators/indexed-store.ts';
 import type { InformerNotification } from '../../operators/informer-notification.ts';
+import { objectKey, splitObjectKey } from '../../operators/object-key.ts';
 import { processDelta, processDeltas, sameResourceVersion } from '../../operators/process-deltas.ts';
 import {
   DeletedFinalStateUnknown,
@@ -162,7 +163,9 @@ describe('processDeltas', () => {
       false,
       (n) => seen.push(n),
       (error, delta) =>
-        errors.push(`${delta.type} ${delta.object.metadata?.name}: ${(error as Error).message}`),
+        errors.push(
+          `${delta.type} ${splitObjectKey(objectKey(delta.object)).name}: ${(error as Error).message}`,
+        ),
     );
     expect(errors).toEqual([expect.stringMatching(/^Added boom: .*index says no/)]);
     expect(seen).toEqual([]);
