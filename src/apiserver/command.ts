@@ -1,17 +1,11 @@
 // `kube-rx apiserver`: runs the embedded API server until SIGINT or SIGTERM (a second one exits at once).
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { InvalidConfigError } from '../../operators/errors.ts';
+import { portFlag } from '../cli/flag-parsers.ts';
 import { shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
 import { startApiServer } from './index.ts';
-
-function portArg(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535)
-    throw new InvalidArgumentError(`--port: not a port number: ${value}`);
-  return n;
-}
 
 /**
  * The `apiserver` subcommand. Once listening it prints one JSON line on stdout,
@@ -24,7 +18,7 @@ export function apiserverCommand(): Command {
     .description(
       'Run the embedded Kubernetes API server (a dev and test server in the spirit of envtest and kwok, not kube-apiserver)',
     )
-    .option('--port <port>', 'port to listen on (0 picks a free one)', portArg, 6443)
+    .option('--port <port>', 'port to listen on (0 picks a free one)', portFlag('--port'), 6443)
     .option('--bind-address <address>', 'address to listen on; non-loopback needs a token', '127.0.0.1')
     .option('--kubeconfig-out <path>', 'write a kubeconfig for kubectl --kubeconfig here')
     .option(

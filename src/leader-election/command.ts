@@ -6,6 +6,7 @@ import { lastValueFrom, tap } from 'rxjs';
 import type { Logger } from '../../operators/logger.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { type LeaseClient, leaseClient } from '../../streams/lease-client.ts';
+import { positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
 import { leaderElection } from './leader-election.ts';
@@ -17,14 +18,6 @@ export function durationArg(flag: string): (value: string) => number {
     if (!m) throw new InvalidArgumentError(`${flag}: not a duration (e.g. 15s, 500ms): ${value}`);
     const n = Number(m[1]);
     return m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n;
-  };
-}
-
-function positiveNumber(flag: string): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!(n > 0)) throw new InvalidArgumentError(`${flag}: must be a number > 0, got ${value}`);
-    return n;
   };
 }
 
@@ -60,10 +53,15 @@ export function leaderElectCommand(deps: LeaderElectDeps = {}): Command {
     .option(
       '--kube-api-qps <qps>',
       'writes per second to the API server',
-      positiveNumber('--kube-api-qps'),
+      positiveNumberFlag('--kube-api-qps'),
       5,
     )
-    .option('--kube-api-burst <n>', 'write burst to the API server', positiveNumber('--kube-api-burst'), 10)
+    .option(
+      '--kube-api-burst <n>',
+      'write burst to the API server',
+      positiveNumberFlag('--kube-api-burst'),
+      10,
+    )
     .action(
       async (opts: {
         leaseName: string;

@@ -19,7 +19,7 @@ import type { SharedInformer } from '../informers/shared-informer.ts';
 import { kubeletPodConfig } from '../kubelet/kubelet-pod-config.ts';
 import { type HealthServer, type ReadinessSource, startHealthServer } from './health-server.ts';
 import { nodeLease } from './node-lease.ts';
-import { describeNode, type NodeObject, registerNode } from './register-node.ts';
+import { describeNode, registerNode } from './register-node.ts';
 
 /** Options of {@link startNodeAgent}. Only `nodeName` is required. */
 export interface NodeAgentOptions {
@@ -127,9 +127,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     const streams = new Subscription();
     cleanup.push(() => streams.unsubscribe());
 
-    const node = await firstValueFrom(
-      registerNode(client, describeNode(options.nodeName, Date.now())) as Observable<NodeObject>,
-    );
+    const node = await firstValueFrom(registerNode(client, describeNode(options.nodeName, Date.now())));
     logger.info({ uid: node.metadata?.uid }, 'node registered');
     streams.add(
       nodeLease({

@@ -1,6 +1,6 @@
 // Registers the node with the API server as the kubelet does at start: create the Node, or adopt an existing one.
 import os from 'node:os';
-import { catchError, map, type Observable, of, switchMap, throwError } from 'rxjs';
+import { catchError, type Observable, of, switchMap, throwError } from 'rxjs';
 import { ApiError } from '../../operators/errors.ts';
 import type { KubeObject } from '../../operators/types.ts';
 import type { ApiClient } from '../../streams/api-client.ts';
@@ -88,6 +88,5 @@ export function registerNode(client: ApiClient, node: NodeObject): Observable<No
         .updateStatus<NodeObject>(NODES, { ...current, status: { ...current.status, ...node.status } })
         .pipe(catchError(() => of(current))),
     ),
-    map((registered) => registered),
   );
 }

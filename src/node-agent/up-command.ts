@@ -1,8 +1,8 @@
 // `kube-rx up`: runs the node agent against the embedded API server (default) or a cluster, until SIGTERM.
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
-import { InvalidConfigError } from '../../operators/errors.ts';
 import type { Logger } from '../../operators/logger.ts';
+import { portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { parseGoDuration } from '../kubelet/go-duration.ts';
 import { parseManifestUrlHeader } from '../kubelet/pod-config-command.ts';
@@ -14,7 +14,7 @@ interface Flags {
   hostnameOverride?: string;
   kubeconfig?: string;
   inCluster?: boolean;
-  port: string;
+  port: number;
   bindAddress: string;
   token?: string;
   dataDir?: string;
@@ -24,9 +24,9 @@ interface Flags {
   manifestUrl?: string;
   manifestUrlHeader: [string, string][];
   httpCheckFrequency: string;
-  healthPort: string;
-  kubeApiQps?: string;
-  kubeApiBurst?: string;
+  healthPort: number;
+  kubeApiQps?: number;
+  kubeApiBurst?: number;
   shutdownGracePeriod: string;
 }
 
@@ -35,21 +35,6 @@ export interface UpCommandDeps {
   stdout?: { write(line: string): unknown };
   logger?: Logger;
   signals?: SignalSource;
-}
-
-function port(field: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    throw new InvalidConfigError(field, `must be a port number from 0 to 65535, got ${JSON.stringify(text)}`);
-  }
-  return n;
-}
-
-function positiveNumber(field: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidConfigError(field, `must be a number > 0, got ${text}`);
-  return n;
 }
 
 /**
@@ -66,7 +51,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
     .option('--hostname-override <name>', 'the node name, as the kubelet spells it')
     .option('--kubeconfig <path>', 'use this cluster instead of the embedded API server')
     .addOption(new Option('--in-cluster', 'use the in-cluster service account').conflicts('kubeconfig'))
-    .option('--port <port>', 'the embedded API server port (0 picks a free one)', '6443')
+    .option('--port <port>', 'the embedded API server port (0 picks a free one)', portFlag('--port'), 6443)
     .option('--bind-address <address>', 'the embedded API server address', '127.0.0.1')
     .option('--token <token>', 'bearer token of the embedded API server (needed off loopback)')
     .option('--data-dir <dir>', 'persist the embedded API server here (default: memory only)')
@@ -88,10 +73,11 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
     .option(
       '--health-port <port>',
       '/healthz, /readyz and /metrics on 127.0.0.1 (0 picks a free one)',
-      '10248',
+      portFlag('--health-port'),
+      10248,
     )
-    .option('--kube-api-qps <qps>', 'client-side write rate limit')
-    .option('--kube-api-burst <burst>', 'client-side write burst')
+    .option('--kube-api-qps <qps>', 'client-side write rate limit', positiveNumberFlag('--kube-api-qps'))
+    .option('--kube-api-burst <burst>', 'client-side write burst', positiveNumberFlag('--kube-api-burst'))
     .option('--shutdown-grace-period <duration>', 'how long a graceful stop may take', '10s')
     .action(async (flags: Flags) => {
       const logger = deps.logger ?? createLogger();
@@ -104,7 +90,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           nodeName,
           kubeconfig: flags.kubeconfig,
           inCluster: flags.inCluster,
-          port: port('--port', flags.port),
+          port: flags.port,
           bindAddress: flags.bindAddress,
           token: flags.token,
           dataDir: flags.dataDir,
@@ -114,9 +100,9 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           manifestUrl: flags.manifestUrl,
           manifestUrlHeaders: flags.manifestUrlHeader,
           httpCheckFrequencyMs: parseGoDuration('--http-check-frequency', flags.httpCheckFrequency),
-          healthPort: port('--health-port', flags.healthPort),
-          qps: positiveNumber('--kube-api-qps', flags.kubeApiQps),
-          burst: positiveNumber('--kube-api-burst', flags.kubeApiBurst),
+          healthPort: flags.healthPort,
+          qps: flags.kubeApiQps,
+          burst: flags.kubeApiBurst,
           logger,
         });
         stdout.write(
