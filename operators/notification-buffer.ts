@@ -5,10 +5,18 @@ import { isTombstone, type KubeObject } from './types.ts';
 type AddOrUpdate<T extends KubeObject> = Extract<InformerNotification<T>, { type: 'add' | 'update' }>;
 type Delete<T extends KubeObject> = Extract<InformerNotification<T>, { type: 'delete' }>;
 
-/** What is pending for one key: a delete of what the handler knew, then the key's newest state. */
+/**
+ * What is pending for one key: a delete of what the handler knew, then the key's newest state. Entries
+ * form a list in hand-out order (`older`/`newer`), so taking the oldest is O(1): asking a Map for its
+ * first entry after deleting from its front walks over every deleted slot, which made draining a large
+ * backlog quadratic.
+ */
 interface Entry<T extends KubeObject> {
+  key: string;
   del: Delete<T> | undefined;
   next: AddOrUpdate<T> | undefined;
+  older: Entry<T> | undefined;
+  newer: Entry<T> | undefined;
 }
 
 function isInitialAdd<T extends KubeObject>(n: AddOrUpdate<T> | undefined): boolean {
@@ -47,6 +55,9 @@ function isInitialAdd<T extends KubeObject>(n: AddOrUpdate<T> | undefined): bool
  */
 export class NotificationBuffer<T extends KubeObject = KubeObject> {
   #entries = new Map<string, Entry<T>>();
+  /** The oldest and newest entries of the hand-out list. */
+  #oldest: Entry<T> | undefined;
+  #newest: Entry<T> | undefined;
   /** The map's high-water mark since it was last replaced (a Map keeps its capacity when emptied). */
   #peak = 0;
   /** The only pending notification while nothing else is pending: the common case needs no map entry. */
@@ -81,16 +92,12 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
     if (solo !== undefined) {
       // a second notification: move the first one into the map so that merging and order apply
       this.#solo = undefined;
-      this.#entries.set(
-        solo.key,
-        solo.type === 'delete' ? { del: solo, next: undefined } : { del: undefined, next: solo },
-      );
+      this.#append(solo);
     }
     const entry = this.#entries.get(n.key);
     if (entry === undefined) {
       if (this.#entries.size >= this.#peak) this.#peak = this.#entries.size + 1;
-      const fresh: Entry<T> = n.type === 'delete' ? { del: n, next: undefined } : { del: undefined, next: n };
-      this.#entries.set(n.key, fresh);
+      const fresh = this.#append(n);
       this.#size++;
       if (isInitialAdd(fresh.next)) this.#initial++;
       return;
@@ -131,7 +138,33 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
     if (isInitialAdd(entry.next)) this.#initial++;
     const sizeAfter = (entry.del ? 1 : 0) + (entry.next ? 1 : 0);
     this.#size += sizeAfter - sizeBefore;
-    if (sizeAfter === 0) this.#entries.delete(n.key);
+    if (sizeAfter === 0) this.#remove(entry);
+  }
+
+  /** A new entry for `n`'s key, at the end of the hand-out list. */
+  #append(n: InformerNotification<T>): Entry<T> {
+    const isDelete = n.type === 'delete';
+    const entry: Entry<T> = {
+      key: n.key,
+      del: isDelete ? n : undefined,
+      next: isDelete ? undefined : n,
+      older: this.#newest,
+      newer: undefined,
+    };
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
+    this.#entries.set(n.key, entry);
+    return entry;
+  }
+
+  #remove(entry: Entry<T>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.#oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.#newest = entry.older;
+    entry.older = entry.newer = undefined;
+    this.#entries.delete(entry.key);
   }
 
   /** Takes the oldest key's first pending notification, or undefined when nothing is pending. */
@@ -143,20 +176,17 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
       if (solo.type === 'add' && solo.isInInitialList) this.#initial--;
       return solo;
     }
-    // empty: answer before asking the map for an iterator (a handler's pump ends on this call every time)
-    if (this.#size === 0) return undefined;
-    const first = this.#entries.entries().next();
-    if (first.done) return undefined;
-    const [key, entry] = first.value;
+    const entry = this.#oldest;
+    if (entry === undefined) return undefined;
     this.#size--;
     if (entry.del !== undefined) {
       const del = entry.del;
       entry.del = undefined;
-      if (entry.next === undefined) this.#entries.delete(key);
+      if (entry.next === undefined) this.#remove(entry);
       return del;
     }
     const next = entry.next!;
-    this.#entries.delete(key);
+    this.#remove(entry);
     if (isInitialAdd(next)) this.#initial--;
     if (this.#entries.size === 0 && this.#peak > 1024) {
       // drained after a burst (e.g. a late handler's replay): let the big table go
@@ -169,7 +199,7 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
   /** Pending notifications in hand-out order, without taking them (tests, debugging). */
   pending(): InformerNotification<T>[] {
     const out: InformerNotification<T>[] = this.#solo ? [this.#solo] : [];
-    for (const entry of this.#entries.values()) {
+    for (let entry = this.#oldest; entry; entry = entry.newer) {
       if (entry.del) out.push(entry.del);
       if (entry.next) out.push(entry.next);
     }
@@ -179,6 +209,7 @@ export class NotificationBuffer<T extends KubeObject = KubeObject> {
   /** Drops everything pending. */
   clear(): void {
     this.#entries = new Map();
+    this.#oldest = this.#newest = undefined;
     this.#peak = 0;
     this.#solo = undefined;
     this.#size = 0;

@@ -16,6 +16,19 @@ interface World {
   /** What the handler received per key, in order. */
   received: Map<string, (number | undefined)[]>;
   version: number;
+  /** The model of the hand-out line: keys with something pending, in the order they joined it. */
+  line: string[];
+}
+
+const pendingKeys = (w: World): string[] => [...new Set(w.buffer.pending().map((n) => n.key))];
+
+/** A key joins the end of the line when something becomes pending for it, and leaves when nothing is. */
+function updateLine(w: World, key: string): void {
+  const inLine = w.line.includes(key);
+  const pending = w.buffer.pending().some((n) => n.key === key);
+  if (!inLine && pending) w.line.push(key);
+  if (inLine && !pending) w.line.splice(w.line.indexOf(key), 1);
+  expect(pendingKeys(w)).toEqual(w.line);
 }
 
 const obj = (key: string, v: number): KubeObject => ({ metadata: { name: key, resourceVersion: String(v) } });
@@ -60,6 +73,7 @@ class Write implements fc.Command<object, World> {
     if (!n) return;
     w.history.get(this.key)!.push(w.source.get(this.key));
     w.buffer.push(n);
+    updateLine(w, this.key);
     expect(w.buffer.size).toBeLessThanOrEqual(2 * w.buffer.keys);
   }
   toString = () =>
@@ -74,6 +88,9 @@ class Take implements fc.Command<object, World> {
       expect(w.buffer.size).toBe(0);
       return;
     }
+    // keys are handed out in the order of their oldest pending notification
+    expect(n.key).toBe(w.line[0]);
+    updateLine(w, n.key);
     const view = w.seen.get(n.key);
     if (n.type === 'add') {
       expect(view).toBeUndefined();
@@ -97,7 +114,7 @@ function isSubsequence(sub: (number | undefined)[], of: (number | undefined)[]):
 }
 
 describe('NotificationBuffer (model-based)', () => {
-  it('delivers per key a consistent subsequence ending at the latest state, bounded by two per key', () => {
+  it('delivers per key a consistent subsequence ending at the latest state, bounded by two per key, keys in line order', () => {
     const keys = ['a', 'b', 'c'];
     const commands = [
       fc.tuple(fc.constantFrom(...keys), fc.boolean(), fc.boolean()).map(([k, p, t]) => new Write(k, p, t)),
@@ -112,6 +129,7 @@ describe('NotificationBuffer (model-based)', () => {
           seen: new Map(keys.map((k) => [k, undefined])),
           received: new Map(keys.map((k) => [k, []])),
           version: 0,
+          line: [],
         };
         fc.modelRun(() => ({ model: {}, real: w }), cmds);
         while (w.buffer.size > 0) new Take().run({}, w);
