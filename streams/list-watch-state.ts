@@ -122,7 +122,8 @@ export interface ReflectorTransition {
   resetBackoff?: boolean;
 }
 
-const CONTINUE: ReflectorTransition = { command: { type: 'continue' } };
+const CONTINUE_COMMAND: ReflectorCommand = { type: 'continue' };
+const CONTINUE: ReflectorTransition = { command: CONTINUE_COMMAND };
 
 /** A fresh machine, before its first cycle. */
 export function initialReflectorState(settings: ReflectorSettings): ReflectorState {
@@ -562,7 +563,7 @@ function onWatchEvent(
   }
   if (phase.propagateRV || phase.pastInitialAdds) state.lastSyncRV = rv;
   state.progressed = true;
-  return { command: { type: 'continue' }, emit };
+  return { command: CONTINUE_COMMAND, emit };
 }
 
 function onWatchEnded(state: ReflectorState, error: unknown, veryShort: boolean): ReflectorTransition {

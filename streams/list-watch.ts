@@ -139,7 +139,6 @@ export function listWatch<T extends KubeObject = KubeObject>(
     let lastActivity = 0;
     let lastEventAt: number | undefined;
     let lastError: ReflectorHealth['lastError'];
-    let published: string | undefined;
 
     // A trampoline: inputs raised while an input is being handled (synchronous sources) wait their turn.
     const queue: { gen: number; input: ReflectorInput }[] = [];
@@ -148,10 +147,13 @@ export function listWatch<T extends KubeObject = KubeObject>(
 
     const dispatch = (gen: number, input: ReflectorInput) => {
       if (closed || gen !== generation) return;
-      queue.push({ gen, input });
-      if (draining) return;
+      if (draining) {
+        queue.push({ gen, input });
+        return;
+      }
       draining = true;
       try {
+        handle(input);
         while (!closed && head < queue.length) {
           const next = queue[head++]!;
           if (next.gen === generation) handle(next.input);
@@ -163,19 +165,28 @@ export function listWatch<T extends KubeObject = KubeObject>(
       }
     };
 
+    // what was last published, to publish only changes
+    let publishedState: ReflectorHealth['state'] | undefined;
+    let publishedSynced = false;
+    let publishedErrorAt: number | undefined;
     const publishHealth = () => {
       const observer = config.health;
       if (!observer?.next) return;
-      const snapshot: ReflectorHealth = {
-        state: closed ? 'stopped' : healthStateOf(state.phase),
-        synced: state.synced,
-      };
+      const healthState = closed ? 'stopped' : healthStateOf(state.phase);
+      if (
+        healthState === publishedState &&
+        state.synced === publishedSynced &&
+        lastError?.at === publishedErrorAt
+      ) {
+        return;
+      }
+      publishedState = healthState;
+      publishedSynced = state.synced;
+      publishedErrorAt = lastError?.at;
+      const snapshot: ReflectorHealth = { state: healthState, synced: state.synced };
       if (state.lastSyncRV) snapshot.resourceVersion = state.lastSyncRV;
       if (lastEventAt !== undefined) snapshot.lastEventAt = lastEventAt;
       if (lastError) snapshot.lastError = lastError;
-      const key = `${snapshot.state}|${snapshot.synced}|${lastError?.at ?? ''}`;
-      if (key === published) return;
-      published = key;
       try {
         observer.next(snapshot);
       } catch (error) {

@@ -84,15 +84,28 @@ export function decodeWatchLines(resource: string): OperatorFunction<string, Wat
       };
       return source.subscribe({
         next: (text) => {
-          const buffer = pending + text;
-          let start = 0;
-          let newline = buffer.indexOf('\n');
-          while (newline >= 0) {
-            if (!emit(buffer.slice(start, newline)) || subscriber.closed) return;
-            start = newline + 1;
-            newline = buffer.indexOf('\n', start);
+          // Lines are sliced out of `text` itself: joining it to the carried-over tail first would copy
+          // the whole piece into a flat string before the first search; only the line that straddles two
+          // pieces is joined.
+          let newline = text.indexOf('\n');
+          if (newline < 0) {
+            pending += text;
+            return;
           }
-          pending = start === 0 ? buffer : buffer.slice(start);
+          let start = 0;
+          if (pending !== '') {
+            const line = pending + text.slice(0, newline);
+            pending = '';
+            if (!emit(line) || subscriber.closed) return;
+            start = newline + 1;
+            newline = text.indexOf('\n', start);
+          }
+          while (newline >= 0) {
+            if (!emit(text.slice(start, newline)) || subscriber.closed) return;
+            start = newline + 1;
+            newline = text.indexOf('\n', start);
+          }
+          pending = start === text.length ? '' : text.slice(start);
         },
         error: (error) => subscriber.error(error),
         complete: () => {
