@@ -1,5 +1,4 @@
 // The `kube-rx pod-config` command: runs the kubelet's pod config from its flags and prints each update as a JSON line.
-import { hostname } from 'node:os';
 import { Command } from 'commander';
 import { connect, merge, type Observable, tap } from 'rxjs';
 import { InvalidConfigError } from '../../operators/errors.ts';
@@ -10,8 +9,8 @@ import type { ListWatchFn } from '../../streams/pod-sources/apiserver.ts';
 import type { ListerWatcher } from '../../streams/ports.ts';
 import { shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
-import { parseGoDuration } from './go-duration.ts';
 import { kubeletPodConfig } from './kubelet-pod-config.ts';
+import { addPodSourceOptions, type PodSourceFlags, podSourceOptions } from './pod-source-flags.ts';
 
 /** What the command needs from outside; everything has a default except the API server adapter. */
 export interface PodConfigCommandDeps {
@@ -28,37 +27,9 @@ export interface PodConfigCommandDeps {
   fetch?: typeof fetch;
 }
 
-interface Flags {
-  podManifestPath?: string;
-  manifestUrl?: string;
-  manifestUrlHeader: [string, string][];
-  fileCheckFrequency: string;
-  httpCheckFrequency: string;
+interface Flags extends PodSourceFlags {
   kubeconfig?: string;
-  hostnameOverride?: string;
-  nodeName?: string;
   mode: string;
-}
-
-/**
- * Parses one `--manifest-url-header` value: `key:value`, or several separated by commas, as the
- * kubelet's colon-separated multimap flag.
- * @param text the flag's value
- * @param previous the pairs of earlier occurrences
- * @returns every pair so far, in order
- */
-export function parseManifestUrlHeader(text: string, previous: [string, string][] = []): [string, string][] {
-  const out = [...previous];
-  for (const part of text.split(',')) {
-    if (part.trim() === '') continue;
-    const colon = part.indexOf(':');
-    const key = colon < 0 ? '' : part.slice(0, colon).trim();
-    if (colon < 0 || key === '') {
-      throw new InvalidConfigError('--manifest-url-header', `${JSON.stringify(part)} is not key:value`);
-    }
-    out.push([key, part.slice(colon + 1)]);
-  }
-  return out;
 }
 
 /**
@@ -68,23 +39,12 @@ export function parseManifestUrlHeader(text: string, previous: [string, string][
  * @returns the command
  */
 export function podConfigCommand(deps: PodConfigCommandDeps = {}): Command {
-  return new Command('pod-config')
-    .description(
+  return addPodSourceOptions(
+    new Command('pod-config').description(
       "run the kubelet's pod configuration (file, HTTP and API server sources) and print each update",
-    )
-    .option('--pod-manifest-path <path>', 'a static pod manifest file or a directory of them')
-    .option('--manifest-url <url>', 'a URL serving a Pod or a PodList')
-    .option(
-      '--manifest-url-header <key:value>',
-      'an HTTP header for --manifest-url (repeatable, or comma-separated)',
-      (value: string, previous: [string, string][]) => parseManifestUrlHeader(value, previous),
-      [],
-    )
-    .option('--file-check-frequency <duration>', 'full re-read period of the manifest path', '20s')
-    .option('--http-check-frequency <duration>', 'poll period of the manifest URL', '20s')
+    ),
+  )
     .option('--kubeconfig <path>', 'watch the pods bound to this node on the API server')
-    .option('--hostname-override <name>', 'the node name (default: the host name)')
-    .option('--node-name <name>', 'the node name (wins over --hostname-override)')
     .option('--mode <mode>', 'Incremental, Snapshot or SnapshotAndUpdates', 'Incremental')
     .action(async (flags: Flags) => {
       await runPodConfig(flags, deps);
@@ -97,7 +57,8 @@ async function runPodConfig(flags: Flags, deps: PodConfigCommandDeps): Promise<v
   if (!['Incremental', 'Snapshot', 'SnapshotAndUpdates'].includes(flags.mode)) {
     throw new InvalidConfigError('--mode', `unknown mode ${JSON.stringify(flags.mode)}`);
   }
-  const nodeName = (flags.nodeName ?? flags.hostnameOverride ?? hostname()).trim().toLowerCase();
+  const sourceOptions = podSourceOptions(flags);
+  const nodeName = sourceOptions.nodeName;
   let apiserver: ReturnType<NonNullable<PodConfigCommandDeps['apiserverFromKubeconfig']>> | undefined;
   if (flags.kubeconfig) {
     if (!deps.apiserverFromKubeconfig) {
@@ -112,12 +73,7 @@ async function runPodConfig(flags: Flags, deps: PodConfigCommandDeps): Promise<v
     );
   }
   const { updates$, sources } = kubeletPodConfig({
-    nodeName,
-    podManifestPath: flags.podManifestPath,
-    fileCheckFrequencyMs: parseGoDuration('--file-check-frequency', flags.fileCheckFrequency),
-    manifestUrl: flags.manifestUrl,
-    manifestUrlHeaders: flags.manifestUrlHeader,
-    httpCheckFrequencyMs: parseGoDuration('--http-check-frequency', flags.httpCheckFrequency),
+    ...sourceOptions,
     apiserver,
     mode: flags.mode as PodConfigMode,
     fetch: deps.fetch,

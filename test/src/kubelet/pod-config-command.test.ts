@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../operators/logger.ts';
 import type { Pod, PodUpdate } from '../../../operators/pod-config/types.ts';
-import { parseManifestUrlHeader, podConfigCommand } from '../../../src/kubelet/pod-config-command.ts';
+import { podConfigCommand } from '../../../src/kubelet/pod-config-command.ts';
+import { parseManifestUrlHeader } from '../../../src/kubelet/pod-source-flags.ts';
 import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
 import { until } from '../../helpers/until.ts';
 
