@@ -3,9 +3,13 @@
 // Run: `npm run bench -- informer` or `node bench/informer.ts` (Node 22). Knobs: BENCH_REPS, BENCH_LIST_PODS,
 // BENCH_WATCH_PODS, BENCH_WATCH_EVENTS, BENCH_CLIENTS=kube-rx,baseline, BENCH_SKIP_SLOW=1,
 // BENCH_CHILD_FLAGS=--cpu-prof, and BENCH_KRX_STAGE=client|listwatch to time kube-rx's lower layers alone.
-// Besides events/s (wall clock), the watch phase reports each client's CPU time per event: on a busy machine
-// the wall-clock ratio moves by ±5% between runs, the CPU time less.
+// Besides events/s (wall clock), the watch phase reports each client's CPU time per event (all threads, GC
+// included) and `CPU ×`, the baseline's CPU time per event over the client's (above 1: cheaper than the
+// baseline), with its spread over the repetitions: on a shared 2-core machine one process' figure moves by
+// ±15% from run to run, so read the median with its spread. The client order rotates per repetition, and the
+// server encodes its watch events before any client connects, so that the client, not the server, sets the pace.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -191,6 +195,7 @@ interface Dataset {
 
 function startServer(data: Dataset): Promise<{ url: string; close: () => Promise<void> }> {
   const items = Array.from({ length: data.pods }, (_, i) => podJson(i, BASE_RV - data.pods + i));
+  const batches = encodeWatchBatches(data);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/api/v1/pods') {
@@ -198,7 +203,7 @@ function startServer(data: Dataset): Promise<{ url: string; close: () => Promise
       return;
     }
     if (url.searchParams.get('watch') === 'true') {
-      serveWatch(res, Number(url.searchParams.get('resourceVersion') || BASE_RV), data);
+      serveWatch(res, Number(url.searchParams.get('resourceVersion') || BASE_RV), data, batches);
       return;
     }
     const limit = Number(url.searchParams.get('limit') || 0);
@@ -240,17 +245,38 @@ function startServer(data: Dataset): Promise<{ url: string; close: () => Promise
   });
 }
 
-function serveWatch(res: http.ServerResponse, fromRV: number, data: Dataset): void {
+const BATCH = 16;
+const eventLine = (n: number, data: Dataset) =>
+  `{"type":"MODIFIED","object":${podJson(n % data.pods, BASE_RV + 1 + n)}}\n`;
+
+/**
+ * The watch's events, encoded once before any client connects, in batches of BATCH: the server then only
+ * copies bytes, so on a 2-core machine the client under test, not the server's JSON encoding, sets the pace.
+ */
+function encodeWatchBatches(data: Dataset): Buffer[] {
+  const batches: Buffer[] = [];
+  for (let n = 0; n < data.events; n += BATCH) {
+    let batch = '';
+    for (let k = n; k < Math.min(data.events, n + BATCH); k++) batch += eventLine(k, data);
+    batches.push(Buffer.from(batch));
+  }
+  return batches;
+}
+
+function serveWatch(res: http.ServerResponse, fromRV: number, data: Dataset, batches: Buffer[]): void {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   let n = Math.max(0, fromRV - BASE_RV);
+  // a watch resumed mid-batch gets the rest of that batch encoded now, then the prepared batches
+  if (n % BATCH !== 0 && n < data.events) {
+    let head = '';
+    for (; n % BATCH !== 0 && n < data.events; n++) head += eventLine(n, data);
+    res.write(head);
+  }
+  let b = n / BATCH;
   const pump = () => {
-    while (n < data.events) {
-      let batch = '';
-      for (let k = 0; k < 16 && n < data.events; k++, n++) {
-        batch += `{"type":"MODIFIED","object":${podJson(n % data.pods, BASE_RV + 1 + n)}}\n`;
-      }
-      if (!res.write(batch)) {
+    while (b < batches.length) {
+      if (!res.write(batches[b++])) {
         res.once('drain', pump);
         return;
       }
@@ -288,7 +314,23 @@ interface Result {
   /** CPU time (user + system) of the client's process per watch event, in µs: less sensitive to a busy machine. */
   cpuUsPerEvent?: number;
   correct?: boolean;
+  /** Which repetition (set by the parent). */
+  rep?: number;
   samples?: { t: number; heapMb: number; pending: number; handled: number; received: number }[];
+}
+
+/**
+ * This process' peak resident set in MB. Linux's VmHWM, not getrusage's maxRSS: maxRSS survives exec, so a
+ * child spawned by a parent holding a large heap reports the parent's peak.
+ */
+function peakRssMb(): number {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -520,7 +562,7 @@ async function child(
   if (phase === 'list') {
     while (running.size() < pods) await new Promise((r) => setTimeout(r, 1));
     result.listMs = (tReady || performance.now()) - t0;
-    result.peakRssMb = process.resourceUsage().maxRSS / 1024;
+    result.peakRssMb = peakRssMb();
     result.bytesPerPod = (heap() - before) / pods;
     result.correct = running.size() === pods;
   } else {
@@ -597,12 +639,15 @@ async function main() {
   const results: Result[] = [];
   try {
     for (let rep = 0; rep < REPS; rep++) {
-      for (const client of CLIENTS) {
-        results.push(
-          await runChild(['--child', client, 'list', listServer.url, String(LIST_PODS), '0', '0']),
-        );
-        results.push(
-          await runChild([
+      // the order rotates from one repetition to the next, so that no client always runs first or last
+      const order = CLIENTS.map((_, i) => CLIENTS[(i + rep) % CLIENTS.length]!);
+      for (const client of order) {
+        results.push({
+          ...(await runChild(['--child', client, 'list', listServer.url, String(LIST_PODS), '0', '0'])),
+          rep,
+        });
+        results.push({
+          ...(await runChild([
             '--child',
             client,
             'watch',
@@ -610,10 +655,17 @@ async function main() {
             String(WATCH_PODS),
             String(WATCH_EVENTS),
             String(checksum),
-          ]),
-        );
+          ])),
+          rep,
+        });
       }
     }
+    /** The client's CPU time per event over the baseline's, per repetition: the spread of the ratio. */
+    const cpuRatios = (client: Client) =>
+      Array.from({ length: REPS }, (_, rep) => {
+        const at = (c: Client) => results.find((r) => r.client === c && r.phase === 'watch' && r.rep === rep);
+        return (at('baseline')?.cpuUsPerEvent ?? Number.NaN) / (at(client)?.cpuUsPerEvent ?? Number.NaN);
+      }).sort((a, b) => a - b);
 
     const stat = (client: Client, phase: Phase, field: keyof Result) =>
       median(results.filter((r) => r.client === client && r.phase === phase).map((r) => r[field] as number));
@@ -637,6 +689,10 @@ async function main() {
         'events/s': Math.round(eventsPerSec),
         'events ×': (eventsPerSec / base.eventsPerSec).toFixed(2),
         'CPU µs/event': stat(client, 'watch', 'cpuUsPerEvent').toFixed(1),
+        'CPU ×': (
+          stat('baseline', 'watch', 'cpuUsPerEvent') / stat(client, 'watch', 'cpuUsPerEvent')
+        ).toFixed(2),
+        'CPU × per rep': `${cpuRatios(client)[0]!.toFixed(2)}–${cpuRatios(client).at(-1)!.toFixed(2)}`,
         'cache = server': ok(client) ? 'yes' : 'NO',
       };
     });
