@@ -1,25 +1,15 @@
 // `kube-rx leader-elect`: campaigns for a Lease, prints each leadership change, releases it on SIGTERM.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { lastValueFrom, tap } from 'rxjs';
 import type { Logger } from '../../operators/logger.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { type LeaseClient, leaseClient } from '../../streams/lease-client.ts';
-import { positiveNumberFlag } from '../cli/flag-parsers.ts';
+import { goDurationFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
 import { leaderElection } from './leader-election.ts';
-
-/** Parses `15s`, `500ms`, `1m` or a bare number of milliseconds. */
-export function durationArg(flag: string): (value: string) => number {
-  return (value) => {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-    if (!m) throw new InvalidArgumentError(`${flag}: not a duration (e.g. 15s, 500ms): ${value}`);
-    const n = Number(m[1]);
-    return m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n;
-  };
-}
 
 /** What the command talks to; tests inject their own. */
 export interface LeaderElectDeps {
@@ -47,9 +37,9 @@ export function leaderElectCommand(deps: LeaderElectDeps = {}): Command {
     .option('--lease-namespace <namespace>', 'namespace of the Lease', 'kube-system')
     .option('--identity <id>', 'this candidate’s identity (default: hostname_uuid)')
     .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)')
-    .option('--lease-duration <d>', 'lease duration', durationArg('--lease-duration'), 15_000)
-    .option('--renew-deadline <d>', 'renew deadline', durationArg('--renew-deadline'), 10_000)
-    .option('--retry-period <d>', 'retry period', durationArg('--retry-period'), 2_000)
+    .option('--lease-duration <d>', 'lease duration', goDurationFlag('--lease-duration'), 15_000)
+    .option('--renew-deadline <d>', 'renew deadline', goDurationFlag('--renew-deadline'), 10_000)
+    .option('--retry-period <d>', 'retry period', goDurationFlag('--retry-period'), 2_000)
     .option(
       '--kube-api-qps <qps>',
       'writes per second to the API server',

@@ -3,7 +3,8 @@ import { EventEmitter } from 'node:events';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../operators/logger.ts';
-import { durationArg, leaderElectCommand } from '../../../src/leader-election/command.ts';
+import { goDurationFlag } from '../../../src/cli/flag-parsers.ts';
+import { leaderElectCommand } from '../../../src/leader-election/command.ts';
 import { inMemoryLeases } from '../../../src/leader-election/in-memory-leases.ts';
 
 const until = async (p: () => boolean) => {
@@ -103,13 +104,17 @@ describe('leader-elect command', () => {
     ['15s', 15_000],
     ['500ms', 500],
     ['1m', 60_000],
-    ['250', 250],
     ['1.5s', 1_500],
-  ])('parses the duration %s', (text, ms) => {
-    expect(durationArg('--x')(text)).toBe(ms);
+    ['1m30s', 90_000],
+    ['0', 0],
+  ])('parses the Go duration %s', (text, ms) => {
+    expect(goDurationFlag('--x')(text)).toBe(ms);
   });
 
-  it('rejects a bad duration naming the flag', () => {
-    expect(() => durationArg('--lease-duration')('soon')).toThrow(/--lease-duration/);
-  });
+  it.each(['soon', '250', '15 s', ''])(
+    'rejects %j naming the flag (a bare number has no unit, as in Go)',
+    (text) => {
+      expect(() => goDurationFlag('--lease-duration')(text)).toThrow(/--lease-duration/);
+    },
+  );
 });
