@@ -2,6 +2,9 @@
 //
 // Run: `npm run bench -- informer` or `node bench/informer.ts` (Node 22). Knobs: BENCH_REPS, BENCH_LIST_PODS,
 // BENCH_WATCH_PODS, BENCH_WATCH_EVENTS, BENCH_CLIENTS=kube-rx,baseline, BENCH_SKIP_SLOW=1,
+// BENCH_INSTRUCTIONS=20000 (count instructions per event under valgrind instead of timing: ~15 minutes;
+// free of the machine's timing noise, though a client's count still moves with how the stream is chunked:
+// kube-rx's repeated within 0.5%, the baseline's within 7%),
 // BENCH_CHILD_FLAGS=--cpu-prof, and BENCH_KRX_STAGE=client|listwatch to time kube-rx's lower layers alone.
 // Besides events/s (wall clock), the watch phase reports each client's CPU time per event (all threads, GC
 // included) and `CPU ×`, the baseline's CPU time per event over the client's (above 1: cheaper than the
@@ -17,6 +20,8 @@ const LIST_PODS = Number(process.env.BENCH_LIST_PODS ?? 50_000);
 const WATCH_PODS = Number(process.env.BENCH_WATCH_PODS ?? 10_000);
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 100_000);
 const REPS = Number(process.env.BENCH_REPS ?? 5);
+/** `BENCH_INSTRUCTIONS=20000`: instead of timing, count instructions per watch event under callgrind (slow). */
+const INSTR_EVENTS = Number(process.env.BENCH_INSTRUCTIONS ?? 0);
 const ALL_CLIENTS = ['baseline', 'kube-rx', 'client-node'] as const;
 type Client = (typeof ALL_CLIENTS)[number];
 /** `BENCH_CLIENTS=kube-rx,baseline` runs only some (e.g. while profiling with `BENCH_CHILD_FLAGS=--cpu-prof`). */
@@ -571,7 +576,8 @@ async function child(
     const samples: NonNullable<Result['samples']> = [];
     const extra = running as Running & { pending?: () => number; handled?: () => number };
     while (running.updates() < events) {
-      await new Promise((r) => setTimeout(r, phase === 'slow' ? 100 : 2));
+      // under callgrind a poll costs ~50 times as long: poll less, so that polling stays out of the count
+      await new Promise((r) => setTimeout(r, phase === 'slow' ? 100 : INSTR_EVENTS > 0 ? 50 : 2));
       if (phase === 'slow') {
         samples.push({
           t: Math.round(performance.now() - start),
@@ -621,6 +627,53 @@ function runChild(args: string[]): Promise<Result> {
   });
 }
 
+/**
+ * Instructions one child executes, counted by callgrind (all threads; V8 on one thread so that its GC
+ * and compiler work is counted the same way in every client).
+ */
+function countInstructions(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--callgrind-out-file=/dev/null',
+        process.execPath,
+        '--single-threaded',
+        '--expose-gc',
+        '--max-old-space-size=4096',
+        import.meta.filename,
+        ...args,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let err = '';
+    p.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    p.on('error', (error) =>
+      reject(new Error(`valgrind could not start (is it installed?): ${error.message}`)),
+    );
+    p.on('exit', (code) => {
+      const collected = /Collected : (\d+)/.exec(err);
+      if (code === 0 && collected) resolve(Number(collected[1]));
+      else reject(new Error(`valgrind ${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
+    });
+  });
+}
+
+/**
+ * A client's instructions per watch event: two children, one applying INSTR_EVENTS events and one twice
+ * as many, run side by side; their difference leaves out start-up, the initial list and everything else
+ * that does not grow with the events.
+ */
+async function instructionsPerEvent(client: Client, url: string): Promise<number> {
+  const run = (events: number) =>
+    countInstructions(['--child', client, 'watch', url, String(WATCH_PODS), String(events), '0']);
+  const [one, two] = await Promise.all([run(INSTR_EVENTS), run(2 * INSTR_EVENTS)]);
+  return (two - one) / INSTR_EVENTS;
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -638,6 +691,24 @@ async function main() {
   );
   const results: Result[] = [];
   try {
+    if (INSTR_EVENTS > 0) {
+      if (2 * INSTR_EVENTS > WATCH_EVENTS)
+        throw new Error('BENCH_INSTRUCTIONS must be at most half of BENCH_WATCH_EVENTS');
+      console.log(
+        `instructions per watch event (callgrind; ${INSTR_EVENTS} and ${2 * INSTR_EVENTS} events, difference over ${INSTR_EVENTS}):`,
+      );
+      const counts = new Map<Client, number>();
+      for (const client of CLIENTS) counts.set(client, await instructionsPerEvent(client, watchServer.url));
+      const base = counts.get('baseline');
+      console.table(
+        CLIENTS.map((client) => ({
+          client,
+          'instructions/event': Math.round(counts.get(client)!),
+          'instructions ×': base === undefined ? '-' : (base / counts.get(client)!).toFixed(3),
+        })),
+      );
+      return;
+    }
     for (let rep = 0; rep < REPS; rep++) {
       // the order rotates from one repetition to the next, so that no client always runs first or last
       const order = CLIENTS.map((_, i) => CLIENTS[(i + rep) % CLIENTS.length]!);
