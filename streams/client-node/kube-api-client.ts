@@ -74,7 +74,7 @@ export interface KubeApiClient extends ApiClient {
   readonly server: string;
   /** The kubeconfig context's namespace (the service account's in-cluster), else `default`. */
   readonly namespace: string;
-  /** Closes idle keep-alive connections; open requests are not affected. */
+  /** Ends the client: closes idle keep-alive connections and releases the kubeconfig; requests already on the wire are not affected. */
   close(): void;
 }
 

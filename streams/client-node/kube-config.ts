@@ -1,22 +1,21 @@
 // Loads a kubeconfig with @kubernetes/client-node (file, $KUBECONFIG, in-cluster) into the server URL and request options.
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
-import { InvalidConfigError } from '../../operators/errors.ts';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { InvalidConfigError, KubeRxError } from '../../operators/errors.ts';
+import type { HostAnswer, HostData, HostError, HostRequest } from './kube-config-host.ts';
+import {
+  describeKubeConfig,
+  type KubeConfigClass,
+  type KubeConfigDescription,
+  type KubeConfigSource,
+  loadKubeConfig,
+  type PortableKubeConfigSource,
+  resolveRequestOptions,
+} from './kube-config-resolve.ts';
 
-/** Where the kubeconfig comes from. */
-export type KubeConfigSource =
-  /** client-node's default: `$KUBECONFIG` (paths merged), then `~/.kube/config`, then in-cluster. */
-  | { from: 'default'; context?: string }
-  | { from: 'file'; path: string; context?: string }
-  | { from: 'string'; yaml: string; context?: string }
-  /**
-   * In-cluster: `$KUBERNETES_SERVICE_HOST`/`$KUBERNETES_SERVICE_PORT` and the service-account token,
-   * CA and namespace under `<pathPrefix>/var/run/secrets/kubernetes.io/serviceaccount`.
-   */
-  | { from: 'cluster'; pathPrefix?: string }
-  /** A KubeConfig already loaded by the caller. */
-  | { from: 'kubeConfig'; kubeConfig: KubeConfig; context?: string };
+export type { KubeConfigSource } from './kube-config-resolve.ts';
 
 /** What the HTTP transport needs, with no secret in any enumerable summary field. */
 export interface KubeConnection {
@@ -27,7 +26,7 @@ export interface KubeConnection {
   summary: { context: string; cluster: string; user: string; auth: string };
   /** TLS and auth options for one request; cached for `authCacheMs`, so rotated tokens are picked up. */
   requestOptions(): Promise<https.RequestOptions>;
-  /** Closes idle keep-alive sockets. */
+  /** Ends the connection: closes its keep-alive sockets and releases its kubeconfig (idempotent). */
   close(): void;
 }
 
@@ -36,37 +35,185 @@ export interface KubeConnectionOptions {
   authCacheMs?: number;
 }
 
-function load(source: KubeConfigSource): KubeConfig {
-  if (source.from === 'kubeConfig') return source.kubeConfig;
-  const kc = new KubeConfig();
-  switch (source.from) {
-    case 'default':
-      kc.loadFromDefault();
-      break;
-    case 'file':
-      kc.loadFromFile(source.path);
-      break;
-    case 'string':
-      kc.loadFromString(source.yaml);
-      break;
-    case 'cluster':
-      if (!process.env.KUBERNETES_SERVICE_HOST || !process.env.KUBERNETES_SERVICE_PORT) {
-        throw new InvalidConfigError(
-          'KUBERNETES_SERVICE_HOST',
-          'not running in a cluster: $KUBERNETES_SERVICE_HOST and $KUBERNETES_SERVICE_PORT must be set',
-        );
-      }
-      kc.loadFromCluster(source.pathPrefix);
-      break;
+/** How long the main thread waits for the kubeconfig host to load a kubeconfig. */
+const HOST_TIMEOUT_MS = 60_000;
+
+/** The host's file next to this one: TypeScript in a checkout, JavaScript once built. */
+const HOST_URL = new URL(
+  `./kube-config-host${new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
+
+function fromHost(error: HostError): Error {
+  if (error.name === 'InvalidConfigError' && error.field !== undefined) {
+    return new InvalidConfigError(error.field, error.detail ?? error.message);
   }
-  return kc;
+  const out = new KubeRxError(error.code ?? 'KUBE_RX_KUBECONFIG', error.message);
+  out.name = error.name;
+  return out;
+}
+
+/** Buffers come back from the host as plain Uint8Arrays; TLS options want Buffers. */
+function asBuffers(opts: https.RequestOptions): https.RequestOptions {
+  const fix = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(fix)
+      : v instanceof Uint8Array && !Buffer.isBuffer(v)
+        ? Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+        : v;
+  for (const field of ['ca', 'cert', 'key', 'pfx'] as const) {
+    if (opts[field] !== undefined) (opts as Record<string, unknown>)[field] = fix(opts[field]);
+  }
+  return opts;
+}
+
+/**
+ * The main thread's end of the kubeconfig host (kube-config-host.ts): one worker thread for every
+ * connection loaded from a portable source, started with the first and ended with the last `close()`.
+ * Loading is synchronous (the caller blocks on a shared flag until the host answers), so that
+ * `loadKubeConnection` keeps throwing configuration errors where it is called; request options are
+ * asynchronous. The worker never keeps the process alive; its port does while an answer is awaited.
+ */
+class KubeConfigHost {
+  static #current: KubeConfigHost | undefined;
+
+  static get(): KubeConfigHost {
+    KubeConfigHost.#current ??= new KubeConfigHost();
+    return KubeConfigHost.#current;
+  }
+
+  readonly #worker: Worker;
+  readonly #sync: MessagePort;
+  readonly #async: MessagePort;
+  readonly #flag = new Int32Array(new SharedArrayBuffer(4));
+  readonly #loaded = new Set<number>();
+  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  #nextId = 1;
+  #ended = false;
+
+  private constructor() {
+    const sync = new MessageChannel();
+    const async = new MessageChannel();
+    this.#sync = sync.port1;
+    this.#async = async.port1;
+    const data: HostData = { syncPort: sync.port2, asyncPort: async.port2, flag: this.#flag };
+    this.#worker = new Worker(HOST_URL, {
+      workerData: data,
+      transferList: [sync.port2, async.port2],
+      name: 'kube-rx kubeconfig host',
+    });
+    this.#worker.unref();
+    this.#worker.on('error', (error) => this.#end(error));
+    this.#worker.on('exit', (code) => this.#end(new Error(`exited with code ${code}`)));
+    this.#async.on('message', (answer: HostAnswer) => {
+      const waiting = this.#pending.get(answer.request ?? 0);
+      if (!waiting) return;
+      this.#pending.delete(answer.request ?? 0);
+      if (this.#pending.size === 0) this.#async.unref();
+      if (answer.ok) waiting.resolve(answer.value);
+      else waiting.reject(fromHost(answer.error));
+    });
+    this.#async.unref();
+  }
+
+  /** Loads a kubeconfig in the host; returns its id there and what it describes. */
+  load(source: PortableKubeConfigSource): { id: number; description: KubeConfigDescription } {
+    const id = this.#nextId++;
+    const request: HostRequest = { op: 'load', id, source, env: { ...process.env } };
+    Atomics.store(this.#flag, 0, 0);
+    this.#sync.postMessage(request);
+    const woke = Atomics.wait(this.#flag, 0, 0, HOST_TIMEOUT_MS);
+    const received = receiveMessageOnPort(this.#sync);
+    if (!received) {
+      this.#end(new Error(woke === 'timed-out' ? `no answer in ${HOST_TIMEOUT_MS} ms` : 'no answer'));
+      throw new KubeRxError('KUBE_RX_KUBECONFIG_HOST', 'the kubeconfig host thread did not answer');
+    }
+    const answer = received.message as HostAnswer;
+    if (!answer.ok) {
+      if (this.#loaded.size === 0) this.#end();
+      throw fromHost(answer.error);
+    }
+    this.#loaded.add(id);
+    return { id, description: answer.value as KubeConfigDescription };
+  }
+
+  /** TLS and auth options for one request of the kubeconfig `id`. */
+  options(id: number): Promise<https.RequestOptions> {
+    if (this.#ended) {
+      return Promise.reject(new KubeRxError('KUBE_RX_KUBECONFIG_HOST', 'the kubeconfig host has ended'));
+    }
+    const request = this.#nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      this.#pending.set(request, { resolve, reject });
+      this.#async.ref();
+      const message: HostRequest = { op: 'options', id, request, env: { ...process.env } };
+      this.#async.postMessage(message);
+    }).then((opts) => asBuffers(opts as https.RequestOptions));
+  }
+
+  /** Forgets the kubeconfig `id`; the host ends with the last one. */
+  drop(id: number): void {
+    if (!this.#loaded.delete(id)) return;
+    if (this.#loaded.size > 0) {
+      const message: HostRequest = { op: 'drop', id };
+      this.#async.postMessage(message);
+    } else {
+      this.#end();
+    }
+  }
+
+  #end(cause?: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (KubeConfigHost.#current === this) KubeConfigHost.#current = undefined;
+    for (const { reject } of this.#pending.values()) {
+      reject(new KubeRxError('KUBE_RX_KUBECONFIG_HOST', 'the kubeconfig host has ended', { cause }));
+    }
+    this.#pending.clear();
+    this.#async.close();
+    this.#sync.close();
+    void this.#worker.terminate();
+  }
+}
+
+/** A kubeconfig loaded by the caller: client-node is in this thread already, so it is asked here. */
+function inThread(kc: KubeConfig): {
+  description: KubeConfigDescription;
+  options: () => Promise<https.RequestOptions>;
+} {
+  const Class = kc.constructor as KubeConfigClass;
+  return { description: describeKubeConfig(kc), options: () => resolveRequestOptions(kc, Class) };
+}
+
+/** An agent through the cluster's proxy, as client-node builds one: SOCKS, or HTTP(S) by the server's scheme. */
+async function proxyAgent(server: string, proxyUrl: string, tls: https.RequestOptions): Promise<http.Agent> {
+  const agentOptions = {
+    ...Object.fromEntries(
+      (['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const)
+        .filter((k) => tls[k] !== undefined)
+        .map((k) => [k, tls[k]]),
+    ),
+    keepAlive: true,
+  };
+  if (proxyUrl.startsWith('socks')) {
+    const { SocksProxyAgent } = await import('socks-proxy-agent');
+    return new SocksProxyAgent(proxyUrl, agentOptions);
+  }
+  const { HttpProxyAgent, HttpsProxyAgent } = await import('hpagent');
+  if (server.startsWith('https')) return new HttpsProxyAgent({ ...agentOptions, proxy: proxyUrl });
+  if (server.startsWith('http')) return new HttpProxyAgent({ ...agentOptions, proxy: proxyUrl });
+  throw new InvalidConfigError('cluster.proxy-url', `unsupported proxy for server ${server}`);
 }
 
 /**
  * Loads a kubeconfig and prepares the connection to its current context's cluster. Authentication and
  * TLS come from client-node's `applyToHTTPSOptions` (tokens, token files, exec and auth-provider
  * plugins, client certificates, CA, skip-verify, TLS server name); requests then go out through node's
- * own keep-alive agent unless the cluster has a proxy.
+ * own keep-alive agent, or a proxy agent when the cluster has a `proxy-url`.
+ *
+ * client-node's KubeConfig runs in a worker thread (the kubeconfig host) shared by every connection, so
+ * that its generated API (~35 MB) stays out of this thread's heap; a `{ from: 'kubeConfig' }` source is
+ * asked in this thread, where the caller loaded it. `close()` ends the host with the last connection.
  *
  * @example
  * const connection = loadKubeConnection({ from: 'file', path: '/etc/kubernetes/admin.conf' });
@@ -79,56 +226,40 @@ export function loadKubeConnection(
   source: KubeConfigSource,
   options: KubeConnectionOptions = {},
 ): KubeConnection {
-  const kc = load(source);
-  if ('context' in source && source.context) kc.setCurrentContext(source.context);
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) {
-    throw new InvalidConfigError(
-      'cluster.server',
-      `the current context "${kc.getCurrentContext()}" has no cluster server`,
-    );
+  let description: KubeConfigDescription;
+  let fetchOptions: () => Promise<https.RequestOptions>;
+  let release = () => {};
+  if (source.from === 'kubeConfig') {
+    const local = inThread(loadKubeConfig(source, source.kubeConfig.constructor as KubeConfigClass));
+    description = local.description;
+    fetchOptions = local.options;
+  } else {
+    const host = KubeConfigHost.get();
+    const loaded = host.load(source);
+    description = loaded.description;
+    fetchOptions = () => host.options(loaded.id);
+    release = () => host.drop(loaded.id);
   }
-  const user = kc.getCurrentUser();
-  const context = kc.getContextObject(kc.getCurrentContext());
-  const isHttp = cluster.server.startsWith('http:');
-  const agent = cluster.proxyUrl
+  const { server, proxyUrl } = description;
+  const isHttp = server.startsWith('http:');
+  let agent: Promise<http.Agent> | undefined = proxyUrl
     ? undefined
-    : isHttp
-      ? new http.Agent({ keepAlive: true })
-      : new https.Agent({ keepAlive: true });
+    : Promise.resolve(isHttp ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true }));
   const authCacheMs = options.authCacheMs ?? 60_000;
   let cached: { at: number; options: Promise<https.RequestOptions> } | undefined;
+  let closed = false;
 
   const resolve = async (): Promise<https.RequestOptions> => {
-    const opts: https.RequestOptions = {};
-    if (isHttp && !cluster.skipTLSVerify) {
-      // client-node refuses plain http unless skip-verify is set; honour the URL as kubectl does.
-      const probe = new KubeConfig();
-      probe.loadFromClusterAndUser({ ...cluster, skipTLSVerify: true }, user ?? { name: 'anonymous' });
-      await probe.applyToHTTPSOptions(opts);
-    } else {
-      await kc.applyToHTTPSOptions(opts);
-    }
-    if (agent) opts.agent = agent as https.Agent;
+    const opts = await fetchOptions();
+    if (proxyUrl) agent ??= proxyAgent(server, proxyUrl, opts);
+    opts.agent = (await agent) as https.Agent;
     return opts;
   };
 
-  const auth = user?.token
-    ? 'token'
-    : user?.authProvider
-      ? `auth-provider ${user.authProvider.name}`
-      : user?.exec
-        ? 'exec'
-        : user?.certData || user?.certFile
-          ? 'client-certificate'
-          : user?.username
-            ? 'basic'
-            : 'none';
-
   return {
-    server: cluster.server,
-    namespace: context?.namespace?.trim() || 'default',
-    summary: { context: kc.getCurrentContext(), cluster: cluster.name, user: user?.name ?? '', auth },
+    server,
+    namespace: description.namespace,
+    summary: description.summary,
     requestOptions() {
       const now = Date.now();
       if (!cached || now - cached.at >= authCacheMs) {
@@ -141,7 +272,13 @@ export function loadKubeConnection(
       return cached.options;
     },
     close() {
-      agent?.destroy();
+      if (closed) return;
+      closed = true;
+      release();
+      void agent?.then(
+        (a) => a.destroy(),
+        () => {},
+      );
     },
   };
 }
