@@ -6,13 +6,20 @@
 // free of the machine's timing noise, though a client's count still moves with how the stream is chunked:
 // kube-rx's repeated within 0.5%, the baseline's within 7%),
 // BENCH_CHILD_FLAGS=--cpu-prof, and BENCH_KRX_STAGE=client|listwatch to time kube-rx's lower layers alone.
+// For diagnosis: BENCH_CHILD_WRAP='perf record -k mono -e cpu-clock -o /tmp/perf-%c.data --' runs each child
+// under a wrapper (%c: client-phase), BENCH_MARK=1 prints the watch window's CLOCK_MONOTONIC bounds (for
+// `perf report --time`), BENCH_CHILD_LOG=file keeps each child's output (e.g. with BENCH_CHILD_FLAGS=--trace-gc)
+// and callgrind's summary lines, BENCH_VALGRIND_FLAGS adds valgrind options (e.g. --cache-sim=yes).
+// The watch columns also show system time and minor page faults per event (fresh memory touched), and
+// `events × paired`: the median over repetitions of the client's rate over the baseline's in the same
+// repetition, which a machine drifting between repetitions moves less than the ratio of the medians.
 // Besides events/s (wall clock), the watch phase reports each client's CPU time per event (all threads, GC
 // included) and `CPU ×`, the baseline's CPU time per event over the client's (above 1: cheaper than the
 // baseline), with its spread over the repetitions: on a shared 2-core machine one process' figure moves by
 // ±15% from run to run, so read the median with its spread. The client order rotates per repetition, and the
 // server encodes its watch events before any client connects, so that the client, not the server, sets the pace.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -318,6 +325,10 @@ interface Result {
   eventsPerSec?: number;
   /** CPU time (user + system) of the client's process per watch event, in µs: less sensitive to a busy machine. */
   cpuUsPerEvent?: number;
+  /** Of which system time (page faults are charged there), µs per event. */
+  sysUsPerEvent?: number;
+  /** Minor page faults per 1,000 watch events: fresh memory the process touched. */
+  faultsPerKEvent?: number;
   correct?: boolean;
   /** Which repetition (set by the parent). */
   rep?: number;
@@ -573,6 +584,9 @@ async function child(
   } else {
     const start = performance.now();
     const cpu0 = process.cpuUsage();
+    const faults0 = process.resourceUsage().minorPageFault;
+    if (process.env.BENCH_MARK)
+      process.stderr.write(`window ${client} ${Number(process.hrtime.bigint()) / 1e9}\n`);
     const samples: NonNullable<Result['samples']> = [];
     const extra = running as Running & { pending?: () => number; handled?: () => number };
     while (running.updates() < events) {
@@ -589,8 +603,12 @@ async function child(
       }
     }
     result.eventsPerSec = events / ((performance.now() - start) / 1000);
+    if (process.env.BENCH_MARK)
+      process.stderr.write(`end ${client} ${Number(process.hrtime.bigint()) / 1e9}\n`);
     const cpu = process.cpuUsage(cpu0);
     result.cpuUsPerEvent = (cpu.user + cpu.system) / events;
+    result.sysUsPerEvent = cpu.system / events;
+    result.faultsPerKEvent = ((process.resourceUsage().minorPageFault - faults0) * 1000) / events;
     result.correct = running.size() === pods && running.checksum() === checksum;
     if (phase === 'slow') result.samples = samples;
   }
@@ -605,9 +623,21 @@ async function child(
 function runChild(args: string[]): Promise<Result> {
   return new Promise((resolve, reject) => {
     const flags = (process.env.BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean);
+    const wrap = (process.env.BENCH_CHILD_WRAP ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((w) => w.replace('%c', `${args[1]}-${args[2]}`));
     const p = spawn(
-      process.execPath,
-      ['--expose-gc', '--max-old-space-size=4096', ...flags, import.meta.filename, ...args],
+      wrap[0] ?? process.execPath,
+      [
+        ...wrap.slice(1),
+        ...(wrap.length ? [process.execPath] : []),
+        '--expose-gc',
+        '--max-old-space-size=4096',
+        ...flags,
+        import.meta.filename,
+        ...args,
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -617,6 +647,8 @@ function runChild(args: string[]): Promise<Result> {
       out += c.toString();
     });
     p.on('exit', (code) => {
+      if (process.env.BENCH_CHILD_LOG)
+        appendFileSync(process.env.BENCH_CHILD_LOG, `== ${args[1]} ${args[2]}\n${out}`);
       const line = out.trim().split('\n').pop() ?? '';
       try {
         resolve(JSON.parse(line) as Result);
@@ -638,6 +670,7 @@ function countInstructions(args: string[]): Promise<number> {
       [
         '--tool=callgrind',
         '--callgrind-out-file=/dev/null',
+        ...(process.env.BENCH_VALGRIND_FLAGS ?? '').split(' ').filter(Boolean),
         process.execPath,
         '--single-threaded',
         '--expose-gc',
@@ -656,6 +689,14 @@ function countInstructions(args: string[]): Promise<number> {
     );
     p.on('exit', (code) => {
       const collected = /Collected : (\d+)/.exec(err);
+      if (process.env.BENCH_CHILD_LOG)
+        appendFileSync(
+          process.env.BENCH_CHILD_LOG,
+          `== ${args.join(' ')}\n${err
+            .split('\n')
+            .filter((l) => /Collected|Events/.test(l))
+            .join('\n')}\n`,
+        );
       if (code === 0 && collected) resolve(Number(collected[1]));
       else reject(new Error(`valgrind ${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
     });
@@ -732,12 +773,18 @@ async function main() {
         });
       }
     }
-    /** The client's CPU time per event over the baseline's, per repetition: the spread of the ratio. */
-    const cpuRatios = (client: Client) =>
+    /**
+     * A client's ratio to the baseline in each repetition (the baseline's figure over the client's for a
+     * cost, the client's over the baseline's for a rate), sorted: the spread, and a median that is robust
+     * against the machine speeding up or slowing down between repetitions.
+     */
+    const perRep = (client: Client, field: 'cpuUsPerEvent' | 'eventsPerSec') =>
       Array.from({ length: REPS }, (_, rep) => {
-        const at = (c: Client) => results.find((r) => r.client === c && r.phase === 'watch' && r.rep === rep);
-        return (at('baseline')?.cpuUsPerEvent ?? Number.NaN) / (at(client)?.cpuUsPerEvent ?? Number.NaN);
+        const at = (c: Client) =>
+          results.find((r) => r.client === c && r.phase === 'watch' && r.rep === rep)?.[field] ?? Number.NaN;
+        return field === 'eventsPerSec' ? at(client) / at('baseline') : at('baseline') / at(client);
       }).sort((a, b) => a - b);
+    const spread = (xs: number[]) => `${xs[0]!.toFixed(2)}–${xs.at(-1)!.toFixed(2)}`;
 
     const stat = (client: Client, phase: Phase, field: keyof Result) =>
       median(results.filter((r) => r.client === client && r.phase === phase).map((r) => r[field] as number));
@@ -764,7 +811,11 @@ async function main() {
         'CPU ×': (
           stat('baseline', 'watch', 'cpuUsPerEvent') / stat(client, 'watch', 'cpuUsPerEvent')
         ).toFixed(2),
-        'CPU × per rep': `${cpuRatios(client)[0]!.toFixed(2)}–${cpuRatios(client).at(-1)!.toFixed(2)}`,
+        'sys µs/event': stat(client, 'watch', 'sysUsPerEvent').toFixed(1),
+        'faults/1k events': Math.round(stat(client, 'watch', 'faultsPerKEvent')),
+        'events × paired': median(perRep(client, 'eventsPerSec')).toFixed(2),
+        'events × per rep': spread(perRep(client, 'eventsPerSec')),
+        'CPU × per rep': spread(perRep(client, 'cpuUsPerEvent')),
         'cache = server': ok(client) ? 'yes' : 'NO',
       };
     });
