@@ -432,6 +432,10 @@ async function preload(client: Client): Promise<void> {
     await import('../streams/client-node/kube-api-client.ts');
     await import('../streams/api-client.ts');
     await import('../src/informers/shared-informer.ts');
+    // kube-rx loads client-node in its kubeconfig host thread: start the host now (and keep it, by
+    // leaving this connection open), as the other clients have client-node imported before timing
+    const { loadKubeConnection } = await import('../streams/client-node/kube-config.ts');
+    loadKubeConnection({ from: 'string', yaml: kubeconfig('http://127.0.0.1:9') });
   } else if (client === 'client-node') {
     await import('@kubernetes/client-node');
   }
