@@ -82,6 +82,17 @@ class KubeConfigHost {
     return KubeConfigHost.#current;
   }
 
+  /** Ends the current host as if its thread had died (tests of the recovery). */
+  static endCurrent(): void {
+    const current = KubeConfigHost.#current;
+    if (current) current.#end(new Error('ended on request'));
+  }
+
+  /** Whether this host has ended (its last kubeconfig dropped, or its thread gone). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
   readonly #worker: Worker;
   readonly #sync: MessagePort;
   readonly #async: MessagePort;
@@ -229,15 +240,23 @@ export function loadKubeConnection(
   let description: KubeConfigDescription;
   let fetchOptions: () => Promise<https.RequestOptions>;
   let release = () => {};
+  let closed = false;
   if (source.from === 'kubeConfig') {
     const local = inThread(loadKubeConfig(source, source.kubeConfig.constructor as KubeConfigClass));
     description = local.description;
     fetchOptions = local.options;
   } else {
-    const host = KubeConfigHost.get();
-    const loaded = host.load(source);
+    let host = KubeConfigHost.get();
+    let loaded = host.load(source);
     description = loaded.description;
-    fetchOptions = () => host.options(loaded.id);
+    fetchOptions = async () => {
+      if (host.ended) {
+        // the host's thread died under this connection: load the same source again in a new one
+        host = KubeConfigHost.get();
+        loaded = host.load(source);
+      }
+      return host.options(loaded.id);
+    };
     release = () => host.drop(loaded.id);
   }
   const { server, proxyUrl } = description;
@@ -247,9 +266,9 @@ export function loadKubeConnection(
     : Promise.resolve(isHttp ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true }));
   const authCacheMs = options.authCacheMs ?? 60_000;
   let cached: { at: number; options: Promise<https.RequestOptions> } | undefined;
-  let closed = false;
 
   const resolve = async (): Promise<https.RequestOptions> => {
+    if (closed) throw new KubeRxError('KUBE_RX_CLOSED', `the connection to ${server} is closed`);
     const opts = await fetchOptions();
     if (proxyUrl) agent ??= proxyAgent(server, proxyUrl, opts);
     opts.agent = (await agent) as https.Agent;
@@ -281,4 +300,13 @@ export function loadKubeConnection(
       );
     },
   };
+}
+
+/**
+ * Ends the kubeconfig host as if its thread had died; connections load their kubeconfig again into a new
+ * host on their next request. For tests of that recovery.
+ * @internal
+ */
+export function endKubeConfigHost(): void {
+  KubeConfigHost.endCurrent();
 }

@@ -12,7 +12,7 @@ import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
-import { loadKubeConnection } from '../../../streams/client-node/kube-config.ts';
+import { endKubeConfigHost, loadKubeConnection } from '../../../streams/client-node/kube-config.ts';
 import { NAMESPACES } from '../../../streams/resources.ts';
 import { json, type LoopbackServer, loopbackServer } from './loopback-server.ts';
 
@@ -95,7 +95,7 @@ describe('the kubeconfig host', () => {
     const first = loadKubeConnection({ from: 'string', yaml: kubeconfig('t1') }, { authCacheMs: 0 });
     first.close();
     first.close(); // idempotent
-    await expect(first.requestOptions()).rejects.toThrow(/kubeconfig host has ended|not loaded/);
+    await expect(first.requestOptions()).rejects.toThrow(/is closed/);
     const second = loadKubeConnection({ from: 'string', yaml: kubeconfig('t2') });
     expect(authorization(await second.requestOptions())).toBe('Bearer t2');
     const client = kubeApiClient({ kubeConfig: { from: 'string', yaml: kubeconfig('t3') } });
@@ -104,6 +104,19 @@ describe('the kubeconfig host', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer t3');
     client.close();
     second.close();
+  });
+
+  it("loads a connection's kubeconfig again when the host's thread has died under it", async () => {
+    const c = loadKubeConnection({ from: 'string', yaml: kubeconfig('survivor') }, { authCacheMs: 0 });
+    expect(authorization(await c.requestOptions())).toBe('Bearer survivor');
+    endKubeConfigHost();
+    expect(authorization(await c.requestOptions())).toBe('Bearer survivor');
+    const client = kubeApiClient({ kubeConfig: { from: 'string', yaml: kubeconfig('after') } });
+    await firstValueFrom(client.list(NAMESPACES));
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer after');
+    client.close();
+    c.close();
+    await expect(c.requestOptions()).rejects.toThrow(/is closed/);
   });
 
   it('passes TLS material back as Buffers', async () => {
