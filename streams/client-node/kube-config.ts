@@ -268,7 +268,6 @@ export function loadKubeConnection(
   let cached: { at: number; options: Promise<https.RequestOptions> } | undefined;
 
   const resolve = async (): Promise<https.RequestOptions> => {
-    if (closed) throw new KubeRxError('KUBE_RX_CLOSED', `the connection to ${server} is closed`);
     const opts = await fetchOptions();
     if (proxyUrl) agent ??= proxyAgent(server, proxyUrl, opts);
     opts.agent = (await agent) as https.Agent;
@@ -280,6 +279,9 @@ export function loadKubeConnection(
     namespace: description.namespace,
     summary: description.summary,
     requestOptions() {
+      if (closed) {
+        return Promise.reject(new KubeRxError('KUBE_RX_CLOSED', `the connection to ${server} is closed`));
+      }
       const now = Date.now();
       if (!cached || now - cached.at >= authCacheMs) {
         const options = resolve();
