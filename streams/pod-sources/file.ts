@@ -166,9 +166,14 @@ export function filePodSource(config: FilePodSourceConfig): Observable<Pod[]> {
             await listAll();
             ensureWatch();
           } else {
-            const file = filesPending.values().next().value!;
-            filesPending.delete(file);
-            await readOne(file);
+            // take the whole batch: deleting a Set's first entry one at a time makes each next lookup walk
+            // the deleted slots, quadratic in a burst of changed files
+            const batch = [...filesPending];
+            filesPending.clear();
+            for (const file of batch) {
+              if (closed || fullPending) break; // a full listing covers the rest
+              await readOne(file);
+            }
           }
         }
       } catch (error) {
