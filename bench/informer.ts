@@ -9,7 +9,8 @@
 // For diagnosis: BENCH_CHILD_WRAP='perf record -k mono -e cpu-clock -o /tmp/perf-%c.data --' runs each child
 // under a wrapper (%c: client-phase), BENCH_MARK=1 prints the watch window's CLOCK_MONOTONIC bounds (for
 // `perf report --time`), BENCH_CHILD_LOG=file keeps each child's output (e.g. with BENCH_CHILD_FLAGS=--trace-gc)
-// and callgrind's summary lines, BENCH_VALGRIND_FLAGS adds valgrind options (e.g. --cache-sim=yes).
+// and callgrind's summary lines, BENCH_VALGRIND_FLAGS adds valgrind options (e.g. --cache-sim=yes), and
+// BENCH_SETTLE_MS pauses before each child so that memory the previous child freed settles first.
 // The watch columns also show system time and minor page faults per event (fresh memory touched), and
 // `events × paired`: the median over repetitions of the client's rate over the baseline's in the same
 // repetition, which a machine drifting between repetitions moves less than the ratio of the medians.
@@ -624,7 +625,11 @@ async function child(
 // ---------------------------------------------------------------------------------------------------
 // Parent: servers, fresh processes, medians, ratios.
 
-function runChild(args: string[]): Promise<Result> {
+/** `BENCH_SETTLE_MS`: a pause before each child, so that memory freed by the previous one settles first. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
+
+async function runChild(args: string[]): Promise<Result> {
+  if (SETTLE_MS > 0) await new Promise((r) => setTimeout(r, SETTLE_MS));
   return new Promise((resolve, reject) => {
     const flags = (process.env.BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean);
     const wrap = (process.env.BENCH_CHILD_WRAP ?? '')
