@@ -2,9 +2,9 @@
 // client-node's KubeConfig module pulls in its whole generated API (~35 MB of heap); kept here, it never
 // enters the main thread's heap, whose size sets how far V8 lets garbage grow between full collections.
 //
-// Protocol (see kube-config.ts): on the sync port, `load` and `drop`, each answered before the host sets
-// the shared flag and wakes the waiting main thread; on the async port, `options` requests answered in
-// any order by request id.
+// Protocol (see kube-config.ts): on the sync port, `load`, answered before the host sets the shared flag
+// and wakes the waiting main thread; on the async port, `options` requests answered in any order by
+// request id, and `drop`, unanswered.
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -72,15 +72,12 @@ clientNode.catch(() => {});
 async function answerSync(request: HostRequest): Promise<HostAnswer> {
   try {
     const Class = await clientNode;
-    if (request.op === 'load') {
-      adoptEnv(request.env);
-      const kc = loadKubeConfig(request.source, Class);
-      const value = describeKubeConfig(kc);
-      configs.set(request.id, kc);
-      return { ok: true, value };
-    }
-    configs.delete(request.id);
-    return { ok: true, value: configs.size };
+    if (request.op !== 'load') throw new Error(`unexpected request on the sync port: ${request.op}`);
+    adoptEnv(request.env);
+    const kc = loadKubeConfig(request.source, Class);
+    const value = describeKubeConfig(kc);
+    configs.set(request.id, kc);
+    return { ok: true, value };
   } catch (error) {
     return { ok: false, error: toHostError(error) };
   }
@@ -95,6 +92,10 @@ syncPort.on('message', (request: HostRequest) => {
 });
 
 asyncPort.on('message', (request: HostRequest) => {
+  if (request.op === 'drop') {
+    configs.delete(request.id);
+    return;
+  }
   if (request.op !== 'options') return;
   void (async (): Promise<HostAnswer> => {
     try {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,44 @@ describe('the kubeconfig host', () => {
     client.close();
     c.close();
     await expect(c.requestOptions()).rejects.toThrow(/is closed/);
+  });
+
+  it('speaks its protocol: load answers on the sync port, options by request id, drop forgets', async () => {
+    const sync = new MessageChannel();
+    const async = new MessageChannel();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(new URL('../../../streams/client-node/kube-config-host.ts', import.meta.url), {
+      workerData: { syncPort: sync.port2, asyncPort: async.port2, flag },
+      transferList: [sync.port2, async.port2],
+    });
+    try {
+      const env = { ...process.env };
+      sync.port1.postMessage({ op: 'load', id: 1, source: { from: 'string', yaml: kubeconfig('p') }, env });
+      expect(Atomics.wait(flag, 0, 0, 60_000)).not.toBe('timed-out');
+      const loaded = receiveMessageOnPort(sync.port1)?.message;
+      expect(loaded).toMatchObject({ ok: true, value: { server: server.url, namespace: 'apps' } });
+      const answers: unknown[] = [];
+      const next = () => new Promise((r) => async.port1.once('message', (m) => r(answers.push(m))));
+      async.port1.postMessage({ op: 'options', id: 1, request: 7, env });
+      await next();
+      async.port1.postMessage({ op: 'drop', id: 1 });
+      async.port1.postMessage({ op: 'options', id: 1, request: 8, env });
+      await next();
+      expect(answers[0]).toMatchObject({
+        ok: true,
+        request: 7,
+        value: { headers: { Authorization: 'Bearer p' } },
+      });
+      expect(answers[1]).toMatchObject({
+        ok: false,
+        request: 8,
+        error: { message: expect.stringMatching(/not loaded/) },
+      });
+    } finally {
+      sync.port1.close();
+      async.port1.close();
+      await worker.terminate();
+    }
   });
 
   it('passes TLS material back as Buffers', async () => {
