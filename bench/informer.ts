@@ -4,7 +4,8 @@
 // BENCH_WATCH_PODS, BENCH_WATCH_EVENTS, BENCH_CLIENTS=kube-rx,baseline, BENCH_SKIP_SLOW=1,
 // BENCH_INSTRUCTIONS=20000 (count instructions per event under valgrind instead of timing: ~15 minutes;
 // free of the machine's timing noise, though a client's count still moves with how the stream is chunked:
-// kube-rx's repeated within 0.5%, the baseline's within 7%),
+// kube-rx's repeated within 0.5%, the baseline's within 7%; since kube-rx loads kubeconfigs in a worker
+// thread, that thread's time-driven GC can fall into the longer run and inflate kube-rx's count),
 // BENCH_CHILD_FLAGS=--cpu-prof, and BENCH_KRX_STAGE=client|listwatch to time kube-rx's lower layers alone.
 // For diagnosis: BENCH_CHILD_WRAP='perf record -k mono -e cpu-clock -o /tmp/perf-%c.data --' runs each child
 // under a wrapper (%c: client-phase), BENCH_MARK=1 prints the watch window's CLOCK_MONOTONIC bounds (for
