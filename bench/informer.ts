@@ -4,8 +4,8 @@
 // BENCH_WATCH_PODS, BENCH_WATCH_EVENTS, BENCH_CLIENTS=kube-rx,baseline, BENCH_SKIP_SLOW=1,
 // BENCH_INSTRUCTIONS=20000 (count instructions per event under valgrind instead of timing: ~15 minutes;
 // free of the machine's timing noise, though a client's count still moves with how the stream is chunked:
-// kube-rx's repeated within 0.5%, the baseline's within 7%; since kube-rx loads kubeconfigs in a worker
-// thread, that thread's time-driven GC can fall into the longer run and inflate kube-rx's count),
+// kube-rx's repeated within 0.5%, the baseline's within 7%; only the main thread is counted, since
+// kube-rx's kubeconfig host thread does time-driven work that would fall into the longer run),
 // BENCH_CHILD_FLAGS=--cpu-prof, and BENCH_KRX_STAGE=client|listwatch to time kube-rx's lower layers alone.
 // For diagnosis: BENCH_CHILD_WRAP='perf record -k mono -e cpu-clock -o /tmp/perf-%c.data --' runs each child
 // under a wrapper (%c: client-phase), BENCH_MARK=1 prints the watch window's CLOCK_MONOTONIC bounds (for
@@ -21,9 +21,11 @@
 // ±15% from run to run, so read the median with its spread. The client order rotates per repetition, and the
 // server encodes its watch events before any client connects, so that the client, not the server, sets the pace.
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const LIST_PODS = Number(process.env.BENCH_LIST_PODS ?? 50_000);
 const WATCH_PODS = Number(process.env.BENCH_WATCH_PODS ?? 10_000);
@@ -670,16 +672,20 @@ async function runChild(args: string[]): Promise<Result> {
 }
 
 /**
- * Instructions one child executes, counted by callgrind (all threads; V8 on one thread so that its GC
- * and compiler work is counted the same way in every client).
+ * Instructions the main thread of one child executes, counted by callgrind (V8 on one thread, so that its
+ * GC and compiler work is counted the same way in every client). Each thread is counted apart and only the
+ * main one is kept: kube-rx's kubeconfig host thread does time-driven work (collecting its freshly loaded
+ * heap) that would otherwise fall into whichever run lasts longer.
  */
 function countInstructions(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
+  return new Promise<number>((resolve, reject) => {
     const p = spawn(
       'valgrind',
       [
         '--tool=callgrind',
-        '--callgrind-out-file=/dev/null',
+        '--separate-threads=yes',
+        `--callgrind-out-file=${join(dir, 'out')}`,
         ...(process.env.BENCH_VALGRIND_FLAGS ?? '').split(' ').filter(Boolean),
         process.execPath,
         '--single-threaded',
@@ -698,19 +704,22 @@ function countInstructions(args: string[]): Promise<number> {
       reject(new Error(`valgrind could not start (is it installed?): ${error.message}`)),
     );
     p.on('exit', (code) => {
-      const collected = /Collected : (\d+)/.exec(err);
-      if (process.env.BENCH_CHILD_LOG)
+      // callgrind names the files out-01, out-02, … by thread; 01 is the main thread
+      const mainFile = readdirSync(dir).find((f) => f.endsWith('-01'));
+      const totals = mainFile
+        ? /^(?:totals|summary): (.+)$/m.exec(readFileSync(join(dir, mainFile), 'utf8'))?.[1]
+        : undefined;
+      if (process.env.BENCH_CHILD_LOG) {
+        const lines = err.split('\n').filter((l) => /Collected|Events/.test(l));
         appendFileSync(
           process.env.BENCH_CHILD_LOG,
-          `== ${args.join(' ')}\n${err
-            .split('\n')
-            .filter((l) => /Collected|Events/.test(l))
-            .join('\n')}\n`,
+          `== ${args.join(' ')}\n${lines.join('\n')}\nmain thread: ${totals ?? '?'}\n`,
         );
-      if (code === 0 && collected) resolve(Number(collected[1]));
+      }
+      if (code === 0 && totals) resolve(Number(totals.split(' ')[0]));
       else reject(new Error(`valgrind ${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
     });
-  });
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 
 /**
