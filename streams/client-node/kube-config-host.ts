@@ -29,14 +29,24 @@ export interface HostError {
 /** The caller's environment, which kubeconfig loading ($KUBECONFIG, $HOME, in-cluster) and exec plugins read. */
 export type HostEnv = Record<string, string | undefined>;
 
-export type HostRequest =
-  | { op: 'load'; id: number; source: PortableKubeConfigSource; env: HostEnv }
+/** On the sync port: load a kubeconfig under `id`. */
+export interface LoadRequest {
+  op: 'load';
+  id: number;
+  source: PortableKubeConfigSource;
+  env: HostEnv;
+}
+
+/** On the async port: forget `id` (unanswered), or resolve its request options (answered by `request`). */
+export type AsyncRequest =
   | { op: 'drop'; id: number }
   | { op: 'options'; id: number; request: number; env: HostEnv };
 
-export type HostAnswer =
-  | { ok: true; request?: number; value: unknown }
-  | { ok: false; request?: number; error: HostError };
+/** What a request came to, errors included. */
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: HostError };
+
+/** The answer to an options request, matched by its request id. */
+export type OptionsAnswer = Outcome & { request: number };
 
 export interface HostData {
   syncPort: MessagePort;
@@ -69,43 +79,40 @@ const configs = new Map<number, KubeConfig>();
 const clientNode: Promise<KubeConfigClass> = import('@kubernetes/client-node').then((m) => m.KubeConfig);
 clientNode.catch(() => {});
 
-async function answerSync(request: HostRequest): Promise<HostAnswer> {
+async function outcome(work: (Class: KubeConfigClass) => unknown): Promise<Outcome> {
   try {
-    const Class = await clientNode;
-    if (request.op !== 'load') throw new Error(`unexpected request on the sync port: ${request.op}`);
-    adoptEnv(request.env);
-    const kc = loadKubeConfig(request.source, Class);
-    const value = describeKubeConfig(kc);
-    configs.set(request.id, kc);
-    return { ok: true, value };
+    return { ok: true, value: await work(await clientNode) };
   } catch (error) {
     return { ok: false, error: toHostError(error) };
   }
 }
 
-syncPort.on('message', (request: HostRequest) => {
-  void answerSync(request).then((answer) => {
+syncPort.on('message', (request: LoadRequest) => {
+  void outcome((Class) => {
+    adoptEnv(request.env);
+    const kc = loadKubeConfig(request.source, Class);
+    const description = describeKubeConfig(kc);
+    configs.set(request.id, kc);
+    return description;
+  }).then((answer) => {
     syncPort.postMessage(answer);
     Atomics.store(flag, 0, 1);
     Atomics.notify(flag, 0);
   });
 });
 
-asyncPort.on('message', (request: HostRequest) => {
+asyncPort.on('message', (request: AsyncRequest) => {
   if (request.op === 'drop') {
     configs.delete(request.id);
     return;
   }
-  if (request.op !== 'options') return;
-  void (async (): Promise<HostAnswer> => {
-    try {
-      const Class = await clientNode;
-      const kc = configs.get(request.id);
-      if (!kc) throw new Error(`kubeconfig ${request.id} is not loaded (closed?)`);
-      adoptEnv(request.env);
-      return { ok: true, request: request.request, value: await resolveRequestOptions(kc, Class) };
-    } catch (error) {
-      return { ok: false, request: request.request, error: toHostError(error) };
-    }
-  })().then((answer) => asyncPort.postMessage(answer));
+  void outcome((Class) => {
+    const kc = configs.get(request.id);
+    if (!kc) throw new Error(`kubeconfig ${request.id} is not loaded (closed?)`);
+    adoptEnv(request.env);
+    return resolveRequestOptions(kc, Class);
+  }).then((answer) => {
+    const message: OptionsAnswer = { ...answer, request: request.request };
+    asyncPort.postMessage(message);
+  });
 });

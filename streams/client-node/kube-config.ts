@@ -4,7 +4,14 @@ import https from 'node:https';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { InvalidConfigError, KubeRxError } from '../../operators/errors.ts';
-import type { HostAnswer, HostData, HostError, HostRequest } from './kube-config-host.ts';
+import type {
+  AsyncRequest,
+  HostData,
+  HostError,
+  LoadRequest,
+  OptionsAnswer,
+  Outcome,
+} from './kube-config-host.ts';
 import {
   describeKubeConfig,
   type KubeConfigClass,
@@ -120,10 +127,10 @@ class KubeConfigHost {
     this.#worker.unref();
     this.#worker.on('error', (error) => this.#end(error));
     this.#worker.on('exit', (code) => this.#end(new Error(`exited with code ${code}`)));
-    this.#async.on('message', (answer: HostAnswer) => {
-      const waiting = this.#pending.get(answer.request ?? 0);
+    this.#async.on('message', (answer: OptionsAnswer) => {
+      const waiting = this.#pending.get(answer.request);
       if (!waiting) return;
-      this.#pending.delete(answer.request ?? 0);
+      this.#pending.delete(answer.request);
       if (this.#pending.size === 0) this.#async.unref();
       if (answer.ok) waiting.resolve(answer.value);
       else waiting.reject(fromHost(answer.error));
@@ -134,7 +141,7 @@ class KubeConfigHost {
   /** Loads a kubeconfig in the host; returns its id there and what it describes. */
   load(source: PortableKubeConfigSource): { id: number; description: KubeConfigDescription } {
     const id = this.#nextId++;
-    const request: HostRequest = { op: 'load', id, source, env: { ...process.env } };
+    const request: LoadRequest = { op: 'load', id, source, env: { ...process.env } };
     Atomics.store(this.#flag, 0, 0);
     this.#sync.postMessage(request);
     const woke = Atomics.wait(this.#flag, 0, 0, HOST_TIMEOUT_MS);
@@ -143,7 +150,7 @@ class KubeConfigHost {
       this.#end(new Error(woke === 'timed-out' ? `no answer in ${HOST_TIMEOUT_MS} ms` : 'no answer'));
       throw new KubeRxError('KUBE_RX_KUBECONFIG_HOST', 'the kubeconfig host thread did not answer');
     }
-    const answer = received.message as HostAnswer;
+    const answer = received.message as Outcome;
     if (!answer.ok) {
       if (this.#loaded.size === 0) this.#end();
       throw fromHost(answer.error);
@@ -161,7 +168,7 @@ class KubeConfigHost {
     return new Promise<unknown>((resolve, reject) => {
       this.#pending.set(request, { resolve, reject });
       this.#async.ref();
-      const message: HostRequest = { op: 'options', id, request, env: { ...process.env } };
+      const message: AsyncRequest = { op: 'options', id, request, env: { ...process.env } };
       this.#async.postMessage(message);
     }).then((opts) => asBuffers(opts as https.RequestOptions));
   }
@@ -170,7 +177,7 @@ class KubeConfigHost {
   drop(id: number): void {
     if (!this.#loaded.delete(id)) return;
     if (this.#loaded.size > 0) {
-      const message: HostRequest = { op: 'drop', id };
+      const message: AsyncRequest = { op: 'drop', id };
       this.#async.postMessage(message);
     } else {
       this.#end();
