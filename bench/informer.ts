@@ -11,7 +11,9 @@
 // under a wrapper (%c: client-phase), BENCH_MARK=1 prints the watch window's CLOCK_MONOTONIC bounds (for
 // `perf report --time`), BENCH_CHILD_LOG=file keeps each child's output (e.g. with BENCH_CHILD_FLAGS=--trace-gc)
 // and callgrind's summary lines, BENCH_VALGRIND_FLAGS adds valgrind options (e.g. --cache-sim=yes), and
-// BENCH_SETTLE_MS pauses before each child so that memory the previous child freed settles first.
+// BENCH_SETTLE_MS pauses before each child so that memory the previous child freed settles first,
+// BENCH_RAW=file appends every child's result as a JSON line (for per-repetition analysis), and
+// BENCH_HEAP_SNAPSHOT=dir writes each watch child's heap as it stands when the last event has arrived.
 // The watch columns also show system time and minor page faults per event (fresh memory touched), and
 // `events × paired`: the median over repetitions of the client's rate over the baseline's in the same
 // repetition, which a machine drifting between repetitions moves less than the ratio of the medians.
@@ -552,6 +554,18 @@ async function startClientNode(url: string, onReady: () => void): Promise<Runnin
   };
 }
 
+/**
+ * `BENCH_MARK=1`: the watch window's CLOCK_MONOTONIC bounds on stderr (for `perf report --time`);
+ * `BENCH_MARK=stdout`: in the child's output instead, between V8's traces (with BENCH_CHILD_LOG).
+ */
+function mark(what: 'window' | 'end', client: Client): void {
+  const where = process.env.BENCH_MARK;
+  if (!where) return;
+  (where === 'stdout' ? process.stdout : process.stderr).write(
+    `${what} ${client} ${Number(process.hrtime.bigint()) / 1e9}\n`,
+  );
+}
+
 async function child(
   client: Client,
   phase: Phase,
@@ -593,8 +607,7 @@ async function child(
     const start = performance.now();
     const cpu0 = process.cpuUsage();
     const faults0 = process.resourceUsage().minorPageFault;
-    if (process.env.BENCH_MARK)
-      process.stderr.write(`window ${client} ${Number(process.hrtime.bigint()) / 1e9}\n`);
+    mark('window', client);
     const samples: NonNullable<Result['samples']> = [];
     const extra = running as Running & { pending?: () => number; handled?: () => number };
     while (running.updates() < events) {
@@ -611,12 +624,18 @@ async function child(
       }
     }
     result.eventsPerSec = events / ((performance.now() - start) / 1000);
-    if (process.env.BENCH_MARK)
-      process.stderr.write(`end ${client} ${Number(process.hrtime.bigint()) / 1e9}\n`);
+    mark('end', client);
     const cpu = process.cpuUsage(cpu0);
     result.cpuUsPerEvent = (cpu.user + cpu.system) / events;
     result.sysUsPerEvent = cpu.system / events;
     result.faultsPerKEvent = ((process.resourceUsage().minorPageFault - faults0) * 1000) / events;
+    if (process.env.BENCH_HEAP_SNAPSHOT) {
+      // what the client holds while it watches, before the checks below read its cache
+      const { writeHeapSnapshot } = await import('node:v8');
+      writeHeapSnapshot(
+        join(process.env.BENCH_HEAP_SNAPSHOT, `${client}-${phase}-${process.pid}.heapsnapshot`),
+      );
+    }
     result.correct = running.size() === pods && running.checksum() === checksum;
     if (phase === 'slow') result.samples = samples;
   }
@@ -791,6 +810,9 @@ async function main() {
           rep,
         });
       }
+    }
+    if (process.env.BENCH_RAW) {
+      appendFileSync(process.env.BENCH_RAW, results.map((r) => `${JSON.stringify(r)}\n`).join(''));
     }
     /**
      * A client's ratio to the baseline in each repetition (the baseline's figure over the client's for a
