@@ -32,7 +32,8 @@ import { join } from 'node:path';
 const LIST_PODS = Number(process.env.BENCH_LIST_PODS ?? 50_000);
 const WATCH_PODS = Number(process.env.BENCH_WATCH_PODS ?? 10_000);
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 100_000);
-const REPS = Number(process.env.BENCH_REPS ?? 5);
+/** Fresh processes per client and phase: 9 by default, since one process' event rate moves by ±10% here. */
+const REPS = Number(process.env.BENCH_REPS ?? 9);
 /** `BENCH_INSTRUCTIONS=20000`: instead of timing, count instructions per watch event under callgrind (slow). */
 const INSTR_EVENTS = Number(process.env.BENCH_INSTRUCTIONS ?? 0);
 const ALL_CLIENTS = ['baseline', 'kube-rx', 'client-node'] as const;
