@@ -10,17 +10,26 @@ function preview(text: string): string {
   return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}… (${text.length} chars)` : text;
 }
 
-/** Whether a parsed line is a watch event: an object with a known `type` and an object `object`. */
-function isWatchEvent(parsed: unknown): parsed is WatchEvent {
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+/**
+ * What keeps a parsed line from being a watch event (an object with a known `type` and an object
+ * `object`): the field at fault and the start of the message, or undefined when it is one.
+ */
+function eventProblem(parsed: unknown): { field: string; message: string } | undefined {
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { field: 'line', message: 'not a watch event' };
+  }
   const { type, object } = parsed as { type?: unknown; object?: unknown };
-  return (
-    typeof type === 'string' &&
-    TYPES.has(type) &&
-    !!object &&
-    typeof object === 'object' &&
-    !Array.isArray(object)
-  );
+  if (typeof type !== 'string' || !TYPES.has(type)) {
+    return { field: 'type', message: `unknown watch event type ${JSON.stringify(type)}` };
+  }
+  if (!object || typeof object !== 'object' || Array.isArray(object)) {
+    return { field: 'object', message: 'event has no object' };
+  }
+  return undefined;
+}
+
+function isWatchEvent(parsed: unknown): parsed is WatchEvent {
+  return eventProblem(parsed) === undefined;
 }
 
 /**
@@ -38,26 +47,12 @@ export function parseWatchLine(line: string, resource: string): WatchEvent {
   } catch {
     throw new InvalidInputError(`watch ${resource}`, 'line', `not JSON: ${JSON.stringify(preview(line))}`);
   }
-  if (isWatchEvent(parsed)) return parsed;
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new InvalidInputError(
-      `watch ${resource}`,
-      'line',
-      `not a watch event: ${JSON.stringify(preview(line))}`,
-    );
-  }
-  const { type } = parsed as { type?: unknown };
-  if (typeof type !== 'string' || !TYPES.has(type)) {
-    throw new InvalidInputError(
-      `watch ${resource}`,
-      'type',
-      `unknown watch event type ${JSON.stringify(type)}: ${JSON.stringify(preview(line))}`,
-    );
-  }
+  const problem = eventProblem(parsed);
+  if (problem === undefined) return parsed as WatchEvent;
   throw new InvalidInputError(
     `watch ${resource}`,
-    'object',
-    `event has no object: ${JSON.stringify(preview(line))}`,
+    problem.field,
+    `${problem.message}: ${JSON.stringify(preview(line))}`,
   );
 }
 
@@ -80,9 +75,9 @@ function contentOf(line: string): string | undefined {
  *
  * Cost: the complete lines of one piece are parsed by ONE `JSON.parse` of `[line,\nline,...]` (a watch
  * under load brings tens of events per piece; saving the per-call cost outweighs the one copy the joined
- * text needs, by ~1% on 2 KB events against one call per line). The batch is
- * used only when it yields one watch event per line; otherwise the piece is parsed line by line, so a bad
- * line errors exactly as it would alone, after the events before it. The only body read differently is
+ * text needs, by ~1% on 2 KB events against one call per line). The batch is used only when it yields one
+ * watch event per line; otherwise the piece is parsed line by line, so a bad line errors exactly as it
+ * would alone, after the events before it. The only body read differently is
  * one whose JSON stays valid across the inserted `,\n` with the count still matching (a line cut where
  * the server wrote a comma, together with two comma-separated events on one line): it decodes to the
  * events the server sent.
