@@ -126,7 +126,10 @@ export class HostPortInfo {
   add(p: HostPort): void {
     const ip = p.ip || WILDCARD_IP;
     let ports = this.#byIp.get(ip);
-    if (!ports) this.#byIp.set(ip, (ports = new Map()));
+    if (!ports) {
+      ports = new Map();
+      this.#byIp.set(ip, ports);
+    }
     const key = `${p.protocol || 'TCP'}/${p.port}`;
     ports.set(key, (ports.get(key) ?? 0) + 1);
   }
