@@ -268,11 +268,15 @@ export function malformedReason(event: unknown): string | undefined {
   if (!object || typeof object !== 'object') return 'event has no object';
   const meta = (object as KubeObject).metadata;
   if (!meta || typeof meta !== 'object') return 'object has no metadata';
-  if (typeof meta.resourceVersion !== 'string' || meta.resourceVersion === '') {
-    return 'object has no metadata.resourceVersion';
+  if (meta.resourceVersion !== undefined && typeof meta.resourceVersion !== 'string') {
+    return 'metadata.resourceVersion is not a string';
   }
-  if (type !== 'BOOKMARK' && (typeof meta.name !== 'string' || meta.name === ''))
-    return 'object has no metadata.name';
+  // A bookmark exists to carry a resourceVersion; an object event without one is applied (fakes and some
+  // aggregated APIs send them, and client-go applies them) and leaves the last resourceVersion as it was.
+  if (type === 'BOOKMARK') {
+    return meta.resourceVersion ? undefined : 'bookmark has no metadata.resourceVersion';
+  }
+  if (typeof meta.name !== 'string' || meta.name === '') return 'object has no metadata.name';
   return undefined;
 }
 
@@ -543,7 +547,7 @@ function onWatchEvent(
   }
   if (event.type === 'ERROR') return onWatchEnded(state, errorFromWatchEvent(event.object), false);
   const obj = event.object;
-  const rv = obj.metadata!.resourceVersion!;
+  const rv = obj.metadata?.resourceVersion;
   let emit: ReflectorEvent;
   switch (event.type) {
     case 'ADDED':
@@ -559,9 +563,9 @@ function onWatchEvent(
       break;
     default:
       phase.pastInitialAdds = true;
-      emit = { type: 'Bookmark', resourceVersion: rv };
+      emit = { type: 'Bookmark', resourceVersion: rv! };
   }
-  if (phase.propagateRV || phase.pastInitialAdds) state.lastSyncRV = rv;
+  if (rv && (phase.propagateRV || phase.pastInitialAdds)) state.lastSyncRV = rv;
   state.progressed = true;
   return { command: CONTINUE_COMMAND, emit };
 }

@@ -427,7 +427,30 @@ describe('watch endings (the watch loop of reflector.go)', () => {
     expect(
       malformedReason({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '3' } } }),
     ).toBeUndefined();
+    expect(malformedReason({ type: 'BOOKMARK', object: { metadata: {} } })).toBe(
+      'bookmark has no metadata.resourceVersion',
+    );
+    expect(malformedReason({ type: 'ADDED', object: { metadata: { name: 'a', resourceVersion: 3 } } })).toBe(
+      'metadata.resourceVersion is not a string',
+    );
   });
+
+  it.each(['ADDED', 'MODIFIED', 'DELETED'] as const)(
+    'a %s event without a resourceVersion is applied and leaves the last resourceVersion as it was',
+    (type) => {
+      expect(malformedReason({ type, object: { metadata: { name: 'a' } } })).toBeUndefined();
+      const m = machine();
+      m.feed({ type: 'start' });
+      m.feed({ type: 'listPage', page: list('5', [pod('a', '4')]) });
+      m.feed({ type: 'watchEvent', event: { type: 'MODIFIED', object: pod('a', '7') } });
+      const bare: KubeObject = { kind: 'Pod', metadata: { name: 'a', namespace: 'ns' } };
+      const t = m.feed({ type: 'watchEvent', event: { type, object: bare } });
+      const expected = { ADDED: 'Added', MODIFIED: 'Updated', DELETED: 'Deleted' }[type];
+      expect(t.emit).toEqual({ type: expected, object: bare });
+      expect(t.command.type).toBe('continue');
+      expect(m.state.lastSyncRV).toBe('7');
+    },
+  );
 });
 
 describe('TestWatchList (reflector_watchlist_test.go)', () => {
