@@ -71,7 +71,7 @@ export {
 } from '../operators/leader-election-record.ts';
 export { type Lister, lister, type NamespaceLister, type SelectorInput } from '../operators/lister.ts';
 export { type Logger, silentLogger } from '../operators/logger.ts';
-export { type KeyFunc, objectKey, splitObjectKey } from '../operators/object-key.ts';
+export { joinObjectKey, type KeyFunc, objectKey, splitObjectKey } from '../operators/object-key.ts';
 export { PersistentMap } from '../operators/persistent-map.ts';
 export { coalescePodUpdates } from '../operators/pod-config/coalesce-pod-updates.ts';
 export { decodeStaticPods } from '../operators/pod-config/decode-static-pods.ts';
