@@ -9,7 +9,7 @@ import {
   Subscription,
 } from 'rxjs';
 import { InvalidConfigError } from './errors.ts';
-import { type FifoItem, type FifoMode, type FifoOptions, FifoQueue } from './fifo-queue.ts';
+import { type FifoItem, type FifoMode, type FifoOptions, FifoQueue, RequeueError } from './fifo-queue.ts';
 import { silentLogger } from './logger.ts';
 import { reentryGuard } from './reentry-guard.ts';
 
@@ -23,7 +23,9 @@ import type { KubeObject, ReflectorEvent } from './types.ts';
  */
 export interface FifoConfig<T extends KubeObject = KubeObject, R = never> extends FifoOptions<T> {
   /**
-   * The consumer. Its values are emitted as `Processed` events; a throw or error becomes a `Failed`
+   * The consumer. A throw or error of {@link RequeueError} puts the item back unless newer deltas of its
+   * key are queued (client-go's ErrRequeue), and is `Failed` only when it carries an inner error.
+   * Its values are emitted as `Processed` events; a throw or error becomes a `Failed`
    * event. Returning an array (e.g. `[]`) is the synchronous fast path.
    */
   process: (item: FifoItem<T>, isInInitialList: boolean) => ObservableInput<R>;
@@ -90,8 +92,15 @@ export function fifoOperator<T extends KubeObject, R>(
       const start = (item: FifoItem<T>, isInInitialList: boolean) => {
         const { key } = item;
         const fail = (error: unknown) => {
-          logger.error({ err: error, key }, 'processing an item failed');
-          if (!subscriber.closed) subscriber.next({ type: 'Failed', key, item, error });
+          let failure = error;
+          if (error instanceof RequeueError) {
+            const requeued = queue.addIfNotPresent(item);
+            logger.debug({ key, requeued }, 'processing asked for a requeue');
+            failure = error.inner;
+            if (failure === undefined) return;
+          }
+          logger.error({ err: failure, key }, 'processing an item failed');
+          if (!subscriber.closed) subscriber.next({ type: 'Failed', key, item, error: failure });
         };
         let input: ObservableInput<R>;
         active.set(key, Subscription.EMPTY); // a placeholder while `process` runs
@@ -181,6 +190,7 @@ export function fifoOperator<T extends KubeObject, R>(
         error: (error: unknown) => subscriber.error(error),
         complete: () => {
           sourceDone = true;
+          queue.close();
           pump();
           maybeComplete();
         },

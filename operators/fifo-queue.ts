@@ -1,5 +1,5 @@
 // The pure queue behind deltaFifo and realFifo: client-go's DeltaFIFO and RealFIFO as one synchronous class.
-import { KubeRxError } from './errors.ts';
+import { KeyError, KubeRxError } from './errors.ts';
 import type { KnownObjects } from './indexed-store.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { type KeyFunc, objectKey } from './object-key.ts';
@@ -60,6 +60,42 @@ export class FifoContractError extends KubeRxError {
   constructor(message: string) {
     super('KUBE_RX_FIFO_CONTRACT', message);
   }
+}
+
+/**
+ * Thrown (or errored) by a FIFO consumer's `process` to put the item back, as client-go's ErrRequeue: the
+ * item is queued again at the end of the line unless newer deltas for its key arrived meanwhile (then
+ * those win, as AddIfNotPresent). With `inner`, the processing still counts as failed with that error.
+ */
+export class RequeueError extends KubeRxError {
+  readonly inner: unknown;
+  constructor(inner?: unknown) {
+    super(
+      'KUBE_RX_REQUEUE',
+      inner === undefined ? 'requeue' : `requeue: ${String((inner as Error)?.message ?? inner)}`,
+      {
+        cause: inner,
+      },
+    );
+    this.inner = inner;
+  }
+}
+
+/**
+ * client-go's DeltaFIFO.KeyOf: the key of an object, a tombstone, or a delta list (its newest delta's object).
+ * @throws KeyError for an empty delta list or an object the key function cannot key
+ */
+export function keyOfDeltas<T extends KubeObject>(
+  obj: T | DeletedFinalStateUnknown<T> | readonly Delta<T>[],
+  keyFunc: KeyFunc<T> = objectKey as KeyFunc<T>,
+): string {
+  if (Array.isArray(obj)) {
+    const newest = (obj as readonly Delta<T>[])[obj.length - 1];
+    if (!newest) throw new KeyError(obj, "0 length Deltas object; can't get key");
+    return keyOfDeltas(newest.object, keyFunc);
+  }
+  const one = obj as T | DeletedFinalStateUnknown<T>;
+  return isTombstone(one) ? one.key : keyFunc(one);
 }
 
 interface Entry<T extends KubeObject> {
@@ -165,6 +201,7 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
   private initialInFlight = 0;
   private synced = false;
   private syncedReported = false;
+  private closed = false;
 
   constructor(config: FifoQueueConfig<T>) {
     this.mode = config.mode;
@@ -239,7 +276,7 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
    * (nor in flight); RealFIFO queues every delete.
    */
   delete(obj: T | DeletedFinalStateUnknown<T>): void {
-    const key = this.keyOf(obj);
+    const key = this.keyOrSkip(obj);
     if (key === undefined) return;
     this.markPopulated();
     if (this.mode === 'delta' && !this.items.has(key)) {
@@ -256,7 +293,7 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
    * the listed objects first, RealFIFO the tombstones first. Objects without a key are logged and skipped.
    */
   replace(list: readonly T[]): void {
-    const keys: (string | undefined)[] = list.map((obj) => this.keyOf(obj));
+    const keys: (string | undefined)[] = list.map((obj) => this.keyOrSkip(obj));
     const newKeys = new Set<string>();
     for (const k of keys) if (k !== undefined) newKeys.add(k);
     const action: DeltaType = this.emitReplaced ? 'Replaced' : 'Sync';
@@ -311,7 +348,7 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
         this.logger.info({ key }, 'key does not exist in known objects; unable to queue object for sync');
         continue;
       }
-      const id = this.keyOf(obj);
+      const id = this.keyOrSkip(obj);
       if (id === undefined || this.items.has(id)) continue;
       this.append(id, { type: 'Sync', object: obj });
     }
@@ -358,6 +395,38 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
     this.checkSynced();
   }
 
+  /**
+   * client-go's AddIfNotPresent: queues the item's deltas again (at the end of the line) unless its key
+   * already has deltas queued, in which case those newer ones win. Used to requeue a failed item.
+   * @returns whether the item was queued
+   */
+  addIfNotPresent(item: FifoItem<T>): boolean {
+    if (this.items.has(item.key) || item.deltas.length === 0) return false;
+    this.markPopulated();
+    const entries = item.deltas.map((delta) => ({ seq: this.seq++, delta }));
+    this.items.set(item.key, entries);
+    this.queued += this.mode === 'delta' ? 1 : entries.length;
+    if (!this.inFlight.has(item.key)) this.ready.push(entries[0]!.seq, item.key);
+    return true;
+  }
+
+  /**
+   * client-go's Close: no more writes are expected. Items still queued are handed out as before; once
+   * the queue is empty and closed, the consumer stops (the operator completes).
+   */
+  close(): void {
+    this.closed = true;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The key of an object, a tombstone or a delta list, with this queue's key function (client-go's KeyOf). */
+  keyOf(obj: T | DeletedFinalStateUnknown<T> | readonly Delta<T>[]): string {
+    return keyOfDeltas(obj, this.keyFunc);
+  }
+
   /** Drops everything queued and in flight (teardown). */
   clear(): void {
     this.items.clear();
@@ -378,7 +447,7 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
     }
   }
 
-  private keyOf(obj: T | DeletedFinalStateUnknown<T>): string | undefined {
+  private keyOrSkip(obj: T | DeletedFinalStateUnknown<T>): string | undefined {
     if (isTombstone(obj)) return obj.key;
     try {
       return this.keyFunc(obj);
@@ -399,7 +468,7 @@ export class FifoQueue<T extends KubeObject = KubeObject> {
   }
 
   private enqueueNew(type: 'Added' | 'Updated', obj: T): void {
-    const key = this.keyOf(obj);
+    const key = this.keyOrSkip(obj);
     if (key === undefined) return;
     this.append(key, { type, object: this.transformed(obj, key) });
   }

@@ -21,7 +21,9 @@ export {
   type FifoOptions,
   FifoQueue,
   type FifoQueueConfig,
+  keyOfDeltas,
   type Popped,
+  RequeueError,
 } from '../operators/fifo-queue.ts';
 export type { FifoConfig, FifoEvent } from '../operators/fifo-queue-operator.ts';
 // FIFOs, the indexed store, listers and selectors
