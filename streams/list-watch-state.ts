@@ -29,6 +29,11 @@ export interface ReflectorSettings {
   pageSize: number | undefined;
   labelSelector: string | undefined;
   fieldSelector: string | undefined;
+  /**
+   * The kind (and apiVersion) this reflector is for. A watch event whose object says another kind is
+   * dropped and logged, as client-go's expectedType/expectedGVK; objects that carry no kind are kept.
+   */
+  expectedKind?: { kind: string; apiVersion?: string } | undefined;
 }
 
 /** Where the machine is; `backoff.then` says what happens when the wait is over. */
@@ -280,6 +285,35 @@ export function malformedReason(event: unknown): string | undefined {
   return undefined;
 }
 
+/** A log line when the event's object is of another kind than the reflector expects, else undefined. */
+function unexpectedKind(settings: ReflectorSettings, obj: KubeObject): ReflectorLog | undefined {
+  const expected = settings.expectedKind;
+  if (!expected || obj.kind === undefined) return undefined;
+  const kindDiffers = obj.kind !== expected.kind;
+  const versionDiffers =
+    expected.apiVersion !== undefined &&
+    obj.apiVersion !== undefined &&
+    obj.apiVersion !== expected.apiVersion;
+  if (!kindDiffers && !versionDiffers) return undefined;
+  let key: string | undefined;
+  try {
+    key = objectKey(obj);
+  } catch {
+    key = undefined;
+  }
+  return {
+    level: 'error',
+    msg: 'unexpected watch event object kind; dropping it',
+    fields: {
+      expectedKind: expected.kind,
+      expectedApiVersion: expected.apiVersion,
+      actualKind: obj.kind,
+      actualApiVersion: obj.apiVersion,
+      key,
+    },
+  };
+}
+
 function beginCycle(state: ReflectorState): ReflectorTransition {
   return state.settings.watchList ? beginWatchList(state) : beginList(state);
 }
@@ -453,9 +487,13 @@ function onWatchListEvent(
     );
   }
   if (event.type === 'ERROR') return onWatchListEnded(state, phase, errorFromWatchEvent(event.object), false);
+  const obj = event.object;
+  if (event.type !== 'BOOKMARK') {
+    const log = unexpectedKind(state.settings, obj);
+    if (log) return { command: CONTINUE_COMMAND, log };
+  }
   phase.eventCount++;
   state.progressed = true;
-  const obj = event.object;
   if (event.type === 'BOOKMARK') {
     if (obj.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') return CONTINUE;
     const rv = obj.metadata!.resourceVersion!;
@@ -547,6 +585,10 @@ function onWatchEvent(
   }
   if (event.type === 'ERROR') return onWatchEnded(state, errorFromWatchEvent(event.object), false);
   const obj = event.object;
+  if (event.type !== 'BOOKMARK') {
+    const log = unexpectedKind(state.settings, obj);
+    if (log) return { command: CONTINUE_COMMAND, log };
+  }
   const rv = obj.metadata?.resourceVersion;
   let emit: ReflectorEvent;
   switch (event.type) {

@@ -52,6 +52,11 @@ export interface ListWatchConfig {
   description?: string;
   /** Receives the stream's health on every change of state (and `stopped` on unsubscribe). */
   health?: PartialObserver<ReflectorHealth>;
+  /**
+   * Drop (and log, naming kind and key) watch events whose object is of another kind, as client-go's
+   * reflector does with its expected type; objects without a `kind` are kept. The informer factory sets it.
+   */
+  expectedKind?: { kind: string; apiVersion?: string };
 }
 
 const VERY_SHORT_WATCH_MS = 1000;
@@ -115,6 +120,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
     pageSize,
     labelSelector: config.labelSelector,
     fieldSelector: config.fieldSelector,
+    expectedKind: config.expectedKind,
   };
 
   return new Observable<ReflectorEvent<T>>((subscriber) => {

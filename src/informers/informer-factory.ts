@@ -160,8 +160,11 @@ export function informerFactory(config: InformerFactoryConfig): InformerFactory 
       const name = resourceName(resource);
       const found = existing(name, options);
       if (found) return found;
+      const base = common(name);
+      const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
       const informer = sharedInformer<KubeObject>({
-        ...common(name),
+        ...base,
+        listWatch: { ...base.listWatch, expectedKind: { kind: resource.kind, apiVersion } },
         source: listerWatcherFor(resource),
         ...(options?.indexers ? { indexers: options.indexers as Indexers<KubeObject> } : {}),
       });

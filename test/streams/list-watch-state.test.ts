@@ -749,3 +749,42 @@ describe('failures after progress (resetBackoff) and garbled data', () => {
     ]);
   });
 });
+
+describe('expected kind (reflector.go expectedType / expectedGVK)', () => {
+  const kinded = (kind: string, apiVersion = 'v1'): KubeObject => ({
+    kind,
+    apiVersion,
+    metadata: { name: 'x', namespace: 'ns', resourceVersion: '9' },
+  });
+  it.each<[string, KubeObject, boolean]>([
+    ['the expected kind is applied', kinded('Pod'), true],
+    ['another kind is dropped', kinded('ConfigMap'), false],
+    ['the expected kind at another apiVersion is dropped', kinded('Pod', 'v2'), false],
+    [
+      'an object that names no kind is applied',
+      { metadata: { name: 'x', namespace: 'ns', resourceVersion: '9' } },
+      true,
+    ],
+  ])('%s, while watching and while streaming the initial list', (_case, obj, applied) => {
+    const m = machine({ expectedKind: { kind: 'Pod', apiVersion: 'v1' } });
+    m.feed({ type: 'start' });
+    m.feed({ type: 'listPage', page: list('5') });
+    const t = m.feed({ type: 'watchEvent', event: { type: 'ADDED', object: obj } });
+    expect(t.command.type).toBe('continue');
+    if (applied) {
+      expect(t.emit).toEqual({ type: 'Added', object: obj });
+      expect(m.state.lastSyncRV).toBe('9');
+    } else {
+      expect(t.emit).toBeUndefined();
+      expect(t.log?.msg).toBe('unexpected watch event object kind; dropping it');
+      expect(t.log?.fields).toMatchObject({ expectedKind: 'Pod', actualKind: obj.kind, key: 'ns/x' });
+      expect(m.state.lastSyncRV).toBe('5');
+    }
+
+    const w = machine({ watchList: true, expectedKind: { kind: 'Pod', apiVersion: 'v1' } });
+    w.feed({ type: 'start' });
+    w.feed({ type: 'watchEvent', event: { type: 'ADDED', object: obj } });
+    const end = w.feed({ type: 'watchEvent', event: endBookmark('10') });
+    expect((end.emit as { items: KubeObject[] }).items).toEqual(applied ? [obj] : []);
+  });
+});

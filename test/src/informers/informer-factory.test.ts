@@ -28,6 +28,25 @@ function fakeClient(servers: Record<string, FakeApiServer>) {
 }
 
 describe('informerFactory', () => {
+  it("drops a watched object of another kind than the resource's (client-go's expected type)", () => {
+    const clock = new VirtualClock();
+    const watch = new Subject<{ type: 'ADDED'; object: object }>();
+    const client = {
+      list: () => new Observable((s) => s.next({ metadata: { resourceVersion: '1' }, items: [] })),
+      watch: () => watch,
+    } as unknown as ApiClient;
+    const factory = informerFactory({ client, scheduler: clock.scheduler, listWatch: { watchList: false } });
+    const pods = factory.forResource(PODS);
+    factory.start();
+    clock.advance(0);
+    const meta = (name: string, rv: string) => ({ name, namespace: 'ns', resourceVersion: rv });
+    watch.next({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: meta('cm', '2') } });
+    watch.next({ type: 'ADDED', object: { kind: 'Pod', apiVersion: 'v1', metadata: meta('p', '3') } });
+    clock.advance(0);
+    expect(pods.getStore().listKeys()).toEqual(['ns/p']);
+    factory.shutdown();
+  });
+
   it('returns the same informer per resource and scopes namespaced resources to its namespace, after the tweak', () => {
     const clock = new VirtualClock();
     const pods = new FakeApiServer({ scheduler: clock.scheduler });
