@@ -120,10 +120,10 @@ export class PodWorkers {
    * @param syncer the sync functions each worker calls
    * @param config timing, jitter source and logger
    */
-  constructor(
-    private readonly syncer: PodSyncer,
-    config: PodWorkersConfig = {},
-  ) {
+  private readonly syncer: PodSyncer;
+
+  constructor(syncer: PodSyncer, config: PodWorkersConfig = {}) {
+    this.syncer = syncer;
     this.scheduler = config.scheduler ?? asapScheduler;
     this.random = config.random ?? Math.random;
     this.logger = config.logger ?? silentLogger;
@@ -394,7 +394,7 @@ export class PodWorkers {
     this.draining = true;
     try {
       while (this.signals.size > 0 && !this.closed) {
-        const [next] = this.signals;
+        const next = this.signals.values().next().value as string;
         this.signals.delete(next);
         this.runWorker(next);
       }
@@ -619,7 +619,7 @@ export class PodWorkers {
     if (started !== undefined) return started === uid;
     const waiting = this.waitingToStartStaticPodsByFullname.get(fullname) ?? [];
     while (waiting.length > 0) {
-      const head = waiting[0];
+      const head = waiting[0] as string;
       const headStatus = this.statuses.get(head);
       if (!headStatus || headStatus.terminatingAt !== undefined || headStatus.finished) {
         waiting.shift();

@@ -31,6 +31,7 @@ export function fakeSyncer(options: FakeSyncerOptions = {}): PodSyncer & {
   calls: SyncCall[];
   maxConcurrentPerPod: number;
   open(): SyncCall[];
+  at(index: number): SyncCall;
 } {
   const calls: SyncCall[] = [];
   const running = new Map<string, number>();
@@ -77,6 +78,11 @@ export function fakeSyncer(options: FakeSyncerOptions = {}): PodSyncer & {
       return state.maxConcurrentPerPod;
     },
     open: () => calls.filter((c) => !c.settled),
+    at: (index) => {
+      const call = calls[index];
+      if (!call) throw new Error(`no call #${index}; calls: ${calls.map((c) => c.kind).join(',')}`);
+      return call;
+    },
     syncPod: (signal, updateType, pod) =>
       make({ kind: 'sync', uid: pod.metadata.uid ?? '', updateType, pod, signal }, (t) => t === true),
     syncTerminatingPod: (signal, pod, gracePeriod) =>

@@ -17,7 +17,7 @@ describe('PodWorkers', () => {
     const { syncer, workers } = setup(() => 0.5);
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a') });
     expect(syncer.calls.map((c) => [c.kind, c.updateType])).toEqual([['sync', 'create']]);
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     expect(workers.queuedAt('1')).toBe(60_000 + 0.5 * 0.5 * 60_000);
     expect(workers.stateOf('1')).toBe('SyncPod');
   });
@@ -30,30 +30,30 @@ describe('PodWorkers', () => {
     workers.updatePod({ updateType: 'update', pod: pod('c') });
     workers.updatePod({ updateType: 'update', pod: pod('d') });
     expect(syncer.calls).toHaveLength(1);
-    syncer.calls[0].resolve(false);
-    expect(syncer.calls.map((c) => c.pod?.spec.containers[0].name)).toEqual(['a', 'd']);
-    syncer.calls[1].resolve(false);
+    syncer.at(0).resolve(false);
+    expect(syncer.calls.map((c) => c.pod?.spec.containers[0]?.name)).toEqual(['a', 'd']);
+    syncer.at(1).resolve(false);
     expect(syncer.calls).toHaveLength(2);
   });
 
   it('runs a pod with a deletion timestamp through terminating and terminated, then ignores it', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a', 'ns', { grace: 30 }) });
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     workers.updatePod({
       updateType: 'update',
       pod: testPod('1', 'a', 'ns', { grace: 30, deleted: true, deletionGrace: 20 }),
     });
-    expect(syncer.calls[1]).toMatchObject({ kind: 'terminating', gracePeriod: 20 });
+    expect(syncer.at(1)).toMatchObject({ kind: 'terminating', gracePeriod: 20 });
     expect(workers.isPodTerminationRequested('1')).toBe(true);
     expect(workers.shouldPodContainersBeTerminating('1')).toBe(true);
     expect(workers.isPodKnownTerminated('1')).toBe(false);
-    syncer.calls[1].resolve();
-    expect(syncer.calls[2]).toMatchObject({ kind: 'terminated' });
+    syncer.at(1).resolve();
+    expect(syncer.at(2)).toMatchObject({ kind: 'terminated' });
     expect(workers.isPodKnownTerminated('1')).toBe(true);
     expect(workers.couldHaveRunningContainers('1')).toBe(false);
     expect(workers.shouldPodBeFinished('1')).toBe(false);
-    syncer.calls[2].resolve();
+    syncer.at(2).resolve();
     expect(workers.shouldPodBeFinished('1')).toBe(true);
     expect(workers.shouldPodContentBeRemoved('1')).toBe(true);
     workers.updatePod({ updateType: 'update', pod: testPod('1', 'a') });
@@ -63,8 +63,8 @@ describe('PodWorkers', () => {
   it('moves a pod whose sync reports it terminal to terminating with the spec grace period', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a', 'ns', { grace: 7 }) });
-    syncer.calls[0].resolve(true);
-    expect(syncer.calls[1]).toMatchObject({ kind: 'terminating', gracePeriod: 7 });
+    syncer.at(0).resolve(true);
+    expect(syncer.at(1)).toMatchObject({ kind: 'terminating', gracePeriod: 7 });
     expect(workers.queuedAt('1')).toBe(0);
     expect(workers.shouldPodContentBeRemoved('1')).toBe(false);
   });
@@ -76,7 +76,7 @@ describe('PodWorkers', () => {
   ])('grace period $name', ({ overrides, expected }) => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a', 'ns', { grace: 60 }) });
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     const seen: number[] = [];
     for (const override of overrides) {
       workers.updatePod({
@@ -92,13 +92,13 @@ describe('PodWorkers', () => {
   it('aborts a running terminating sync when the grace period shrinks, then reruns it with the shorter one', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a', 'ns', { grace: 60 }) });
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     workers.updatePod({
       updateType: 'kill',
       pod: testPod('1', 'a'),
       killPodOptions: { podTerminationGracePeriodSecondsOverride: 30 },
     });
-    const first = syncer.calls[1];
+    const first = syncer.at(1);
     expect(first.gracePeriod).toBe(30);
     workers.updatePod({
       updateType: 'kill',
@@ -107,16 +107,16 @@ describe('PodWorkers', () => {
     });
     expect(first.signal.aborted).toBe(true);
     first.resolve();
-    expect(syncer.calls[2]).toMatchObject({ kind: 'terminating', gracePeriod: 2 });
+    expect(syncer.at(2)).toMatchObject({ kind: 'terminating', gracePeriod: 2 });
   });
 
   it('aborts a running sync when termination is requested', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a') });
     workers.updatePod({ updateType: 'kill', pod: testPod('1', 'a') });
-    expect(syncer.calls[0].signal.aborted).toBe(true);
-    syncer.calls[0].reject(new Error('context canceled'));
-    expect(syncer.calls[1].kind).toBe('terminating');
+    expect(syncer.at(0).signal.aborted).toBe(true);
+    syncer.at(0).reject(new Error('context canceled'));
+    expect(syncer.at(1).kind).toBe('terminating');
     expect(syncer.maxConcurrentPerPod).toBe(1);
   });
 
@@ -125,15 +125,15 @@ describe('PodWorkers', () => {
     workers.updatePod({ updateType: 'sync', runningPod: { uid: 'r', name: 'x', namespace: 'ns' } });
     expect(workers.size).toBe(0);
     workers.updatePod({ updateType: 'kill', runningPod: { uid: 'r', name: 'x', namespace: 'ns' } });
-    expect(syncer.calls[0].kind).toBe('terminatingRuntime');
-    syncer.calls[0].resolve();
+    expect(syncer.at(0).kind).toBe('terminatingRuntime');
+    syncer.at(0).resolve();
     expect(workers.size).toBe(0);
   });
 
   it('ignores a runtime-only kill for a pod that is already terminated', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'kill', pod: testPod('1', 'a') });
-    syncer.calls[0].resolve();
+    syncer.at(0).resolve();
     expect(workers.isPodKnownTerminated('1')).toBe(true);
     workers.updatePod({ updateType: 'kill', runningPod: { uid: '1', name: 'a', namespace: 'ns' } });
     expect(syncer.calls.filter((c) => c.kind === 'terminatingRuntime')).toHaveLength(0);
@@ -142,22 +142,22 @@ describe('PodWorkers', () => {
   it('uses the config pod when a runtime-only kill arrives for a pod it knows', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a', 'ns', { grace: 4 }) });
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     workers.updatePod({ updateType: 'kill', runningPod: { uid: '1', name: 'a', namespace: 'ns' } });
-    expect(syncer.calls[1]).toMatchObject({ kind: 'terminating', gracePeriod: 4 });
+    expect(syncer.at(1)).toMatchObject({ kind: 'terminating', gracePeriod: 4 });
   });
 
   it('retries a failed sync after jitter(10 s, 0.5) and a network-not-ready one after jitter(1 s, 0.5)', () => {
     const { clock, syncer, workers } = setup(() => 1);
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a') });
-    syncer.calls[0].reject(new Error('boom'));
+    syncer.at(0).reject(new Error('boom'));
     expect(workers.queuedAt('1')).toBe(15_000);
     expect(workers.dueWork()).toEqual([]);
     clock.advance(15_000);
     expect(workers.dueWork()).toEqual(['1']);
     expect(workers.dueWork()).toEqual([]);
     workers.updatePod({ updateType: 'sync', pod: testPod('1', 'a') });
-    syncer.calls[1].reject(new Error('network is not ready: cni'));
+    syncer.at(1).reject(new Error('network is not ready: cni'));
     expect(workers.queuedAt('1')).toBe(15_000 + 1_500);
   });
 
@@ -165,8 +165,8 @@ describe('PodWorkers', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'kill', pod: testPod('1', 'a') });
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a') });
-    syncer.calls[0].resolve();
-    syncer.calls[1].resolve();
+    syncer.at(0).resolve();
+    syncer.at(1).resolve();
     expect(workers.shouldPodBeFinished('1')).toBe(true);
     const known = workers.syncKnownPods([testPod('1', 'a')]);
     expect(known.has('1')).toBe(false);
@@ -180,8 +180,8 @@ describe('PodWorkers', () => {
     expect(workers.shouldPodBeFinished('x')).toBe(false);
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a', 'ns', { grace: 9 }) });
     workers.updatePod({ updateType: 'create', pod: testPod('2', 'b') });
-    syncer.calls[0].resolve(false);
-    syncer.calls[1].resolve(false);
+    syncer.at(0).resolve(false);
+    syncer.at(1).resolve(false);
     const result = workers.syncKnownPods([testPod('2', 'b')]);
     expect(result.get('1')).toEqual({
       state: 'TerminatingPod',
@@ -190,12 +190,12 @@ describe('PodWorkers', () => {
       static: false,
     });
     expect(result.get('2')).toEqual({ state: 'SyncPod', orphan: false, hasConfig: true, static: false });
-    expect(syncer.calls[2]).toMatchObject({ kind: 'terminating', uid: '1', gracePeriod: 9 });
+    expect(syncer.at(2)).toMatchObject({ kind: 'terminating', uid: '1', gracePeriod: 9 });
     expect(workers.couldHaveRunningContainers('x')).toBe(false);
     expect(workers.shouldPodBeFinished('x')).toBe(true);
     expect(workers.shouldPodContentBeRemoved('x')).toBe(true);
-    syncer.calls[2].resolve();
-    syncer.calls[3].resolve();
+    syncer.at(2).resolve();
+    syncer.at(3).resolve();
     expect(workers.syncKnownPods([testPod('2', 'b')]).has('1')).toBe(false);
     expect(workers.size).toBe(1);
   });
@@ -205,14 +205,14 @@ describe('PodWorkers', () => {
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'web', 'ns', { static: true }) });
     workers.updatePod({ updateType: 'create', pod: testPod('2', 'web', 'ns', { static: true }) });
     expect(syncer.calls.map((c) => c.uid)).toEqual(['1']);
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     expect(workers.queuedAt('2')).toBeGreaterThanOrEqual(10_000);
     workers.updatePod({ updateType: 'update', pod: testPod('2', 'web', 'ns', { static: true }) });
     expect(syncer.calls.map((c) => c.uid)).toEqual(['1']);
     workers.updatePod({ updateType: 'kill', pod: testPod('1', 'web', 'ns', { static: true }) });
-    syncer.calls[1].resolve();
+    syncer.at(1).resolve();
     expect(workers.isPodForMirrorPodTerminatingByFullName('web_ns')).toBe(false);
-    syncer.calls[2].resolve();
+    syncer.at(2).resolve();
     expect(syncer.calls.map((c) => [c.kind, c.uid])).toEqual([
       ['sync', '1'],
       ['terminating', '1'],
@@ -224,7 +224,7 @@ describe('PodWorkers', () => {
   it('reports the started static pod of a full name as terminating while it terminates', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'web', 'ns', { static: true }) });
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     workers.updatePod({ updateType: 'kill', pod: testPod('1', 'web', 'ns', { static: true }) });
     expect(workers.isPodForMirrorPodTerminatingByFullName('web_ns')).toBe(true);
     expect(workers.isPodForMirrorPodTerminatingByFullName('other_ns')).toBe(false);
@@ -249,14 +249,14 @@ describe('PodWorkers', () => {
     const { syncer, workers } = setup();
     const done: string[] = [];
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a') });
-    syncer.calls[0].resolve(false);
+    syncer.at(0).resolve(false);
     workers.updatePod({
       updateType: 'kill',
       pod: testPod('1', 'a'),
       killPodOptions: { evict: true, completed: () => done.push('first') },
     });
     expect(done).toEqual([]);
-    syncer.calls[1].resolve();
+    syncer.at(1).resolve();
     expect(done).toEqual(['first']);
     workers.updatePod({
       updateType: 'kill',
@@ -264,7 +264,7 @@ describe('PodWorkers', () => {
       killPodOptions: { completed: () => done.push('second') },
     });
     expect(done).toEqual(['first', 'second']);
-    syncer.calls[2].resolve();
+    syncer.at(2).resolve();
     expect(workers.shouldPodContentBeRemoved('1')).toBe(true);
   });
 
@@ -272,7 +272,7 @@ describe('PodWorkers', () => {
     const { syncer, workers } = setup();
     workers.updatePod({ updateType: 'create', pod: testPod('1', 'a') });
     workers.close();
-    expect(syncer.calls[0].signal.aborted).toBe(true);
+    expect(syncer.at(0).signal.aborted).toBe(true);
     workers.updatePod({ updateType: 'update', pod: testPod('1', 'a') });
     expect(syncer.calls).toHaveLength(1);
   });
