@@ -1,0 +1,40 @@
+// podEligibleToPreemptOthers: may this pod preempt at all (preemptionPolicy, a victim still terminating on its nominated node)?
+import type { Pod } from '../../../api/core-v1.ts';
+import type { NodeInfoLister } from '../../framework/interface.ts';
+import type { Status } from '../../framework/status.ts';
+import { podPriority } from './pod-importance.ts';
+
+export const NOT_ELIGIBLE_NEVER = 'not eligible due to preemptionPolicy=Never.';
+export const NOT_ELIGIBLE_TERMINATING = 'not eligible due to a terminating pod on the nominated node.';
+
+/** True when the pod is being deleted because the scheduler preempted it (DisruptionTarget, PreemptionByScheduler). */
+export function podTerminatingByPreemption(pod: Pod): boolean {
+  if (!pod.metadata.deletionTimestamp) return false;
+  const condition = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
+  return condition?.status === 'True' && condition.reason === 'PreemptionByScheduler';
+}
+
+/**
+ * Whether the pod may preempt, and why not:
+ * - preemptionPolicy Never → "not eligible due to preemptionPolicy=Never.";
+ * - it is nominated to a node that its filters did not mark UnschedulableAndUnresolvable, and a
+ *   lower-priority pod there is still terminating by preemption → "not eligible due to a terminating
+ *   pod on the nominated node." (an earlier preemption is still making room).
+ */
+export function podEligibleToPreemptOthers(
+  pod: Pod,
+  nodes: NodeInfoLister,
+  nominatedNodeStatus: Status | undefined,
+): { eligible: true } | { eligible: false; message: string } {
+  if (pod.spec.preemptionPolicy === 'Never') return { eligible: false, message: NOT_ELIGIBLE_NEVER };
+  const nominated = pod.status?.nominatedNodeName;
+  if (nominated) {
+    if (nominatedNodeStatus?.code === 'UnschedulableAndUnresolvable') return { eligible: true };
+    const nodeInfo = nodes.get(nominated);
+    const priority = podPriority(pod);
+    if (nodeInfo?.pods.some((p) => podPriority(p.pod) < priority && podTerminatingByPreemption(p.pod))) {
+      return { eligible: false, message: NOT_ELIGIBLE_TERMINATING };
+    }
+  }
+  return { eligible: true };
+}

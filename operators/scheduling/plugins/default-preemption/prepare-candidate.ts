@@ -1,0 +1,93 @@
+// prepareCandidate: evicts the chosen node's victims and clears lower-priority nominations to that node.
+import type { Pod, PodCondition } from '../../../api/core-v1.ts';
+import type { FrameworkHandle } from '../../framework/interface.ts';
+import { asStatus, type Status } from '../../framework/status.ts';
+import type { Candidate } from './pick-one-node-for-preemption.ts';
+import { podPriority } from './pod-importance.ts';
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { statusCode?: number; reason?: string } | undefined;
+  return e?.statusCode === 404 || e?.reason === 'NotFound';
+}
+
+/** The DisruptionTarget condition a victim gets before its deletion. */
+export function preemptionCondition(preemptor: Pod): PodCondition {
+  return {
+    type: 'DisruptionTarget',
+    status: 'True',
+    reason: 'PreemptionByScheduler',
+    message: `${preemptor.spec.schedulerName ?? 'default-scheduler'}: preempting to accommodate a higher priority pod`,
+  };
+}
+
+function hasCondition(pod: Pod, c: PodCondition): boolean {
+  return Boolean(
+    pod.status?.conditions?.some(
+      (x) => x.type === c.type && x.status === c.status && x.reason === c.reason && x.message === c.message,
+    ),
+  );
+}
+
+/**
+ * Preempts one victim: a pod waiting at Permit is rejected ("preempted"); any other gets the
+ * DisruptionTarget condition (reason PreemptionByScheduler) and is deleted with its grace period
+ * (already gone counts as done).
+ */
+export async function preemptVictim(
+  handle: FrameworkHandle,
+  plugin: string,
+  preemptor: Pod,
+  victim: Pod,
+): Promise<void> {
+  if (victim.metadata.uid && handle.rejectWaitingPod(victim.metadata.uid, plugin, 'preempted')) return;
+  const signal = new AbortController().signal;
+  const condition = preemptionCondition(preemptor);
+  if (!hasCondition(victim, condition)) await handle.api.patchPodCondition(victim, condition, signal);
+  try {
+    await handle.api.deletePod(victim, signal);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/**
+ * Evicts every victim of the candidate, then clears the nomination of lower-priority pods nominated to
+ * that node (they may no longer fit; failing to clear is logged, not returned).
+ * @returns an Error status when evicting a victim failed
+ */
+export async function prepareCandidate(
+  handle: FrameworkHandle,
+  plugin: string,
+  candidate: Candidate,
+  preemptor: Pod,
+): Promise<Status | undefined> {
+  const results = await Promise.allSettled(
+    candidate.victims.map((v) => preemptVictim(handle, plugin, preemptor, v)),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) return asStatus(failed.reason);
+  const priority = podPriority(preemptor);
+  const lower = handle
+    .nominatedPodsForNode(candidate.name)
+    .map((p) => p.pod)
+    .filter((p) => podPriority(p) < priority);
+  await clearNominatedNodeName(handle, lower);
+  return undefined;
+}
+
+/** Clears status.nominatedNodeName of the pods that have one; errors are logged only. */
+export async function clearNominatedNodeName(handle: FrameworkHandle, pods: readonly Pod[]): Promise<void> {
+  const signal = new AbortController().signal;
+  await Promise.all(
+    pods
+      .filter((p) => Boolean(p.status?.nominatedNodeName))
+      .map((p) =>
+        handle.api.setNominatedNodeName(p, '', signal).catch((error: unknown) => {
+          handle.logger.error(
+            { err: error, pod: `${p.metadata.namespace}/${p.metadata.name}` },
+            "Cannot clear 'NominatedNodeName' field",
+          );
+        }),
+      ),
+  );
+}
