@@ -207,7 +207,9 @@ export {
 } from './informers/wait-for-cache-sync.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
 // Leader election
+export { type HealthzAdaptor, healthzAdaptor } from './leader-election/healthz-adaptor.ts';
 export { type LeaderElectionConfig, leaderElection } from './leader-election/leader-election.ts';
+export { type LeaderElector, type LeaderElectorConfig, leaderElector } from './leader-election/leader-elector.ts';
 export { createLogger, type LoggerConfig, REDACTED_PATHS } from './logging/logger.ts';
 export { metricsRequestHandler } from './metrics/metrics-request-handler.ts';
 export {

@@ -18,6 +18,8 @@ import {
 import { initialElectorState, isLeader, observedHolder } from '../../operators/leader-election-state.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { LeaseClient } from '../../streams/lease-client.ts';
+import type { HealthzAdaptor } from './healthz-adaptor.ts';
+import { elector } from './leader-elector.ts';
 import { type ElectorRuntime, releaseLease, tryAcquireOrRenew } from './lease-steps.ts';
 
 /** Configuration of one candidate; durations in milliseconds. */
@@ -45,6 +47,8 @@ export interface LeaderElectionConfig extends Partial<LeaderElectionTimings> {
   /** Random source in [0, 1) for the acquire jitter. Default `Math.random`. */
   random?: () => number;
   logger?: Logger;
+  /** Attached to this campaign while it runs, so `/healthz` can report an overdue renewal (client-go's HealthzAdaptor). */
+  healthz?: HealthzAdaptor;
 }
 
 /**
@@ -227,6 +231,7 @@ export function leaderElection(config: LeaderElectionConfig): Observable<boolean
       }
     };
 
+    config.healthz?.setElector(elector(rt, timings.leaseDuration));
     subscriber.next(false);
     if (config.signal?.aborted) {
       finish();
@@ -236,6 +241,7 @@ export function leaderElection(config: LeaderElectionConfig): Observable<boolean
     acquire();
 
     return () => {
+      config.healthz?.setElector(undefined);
       config.signal?.removeEventListener('abort', stopGracefully);
       clear();
       if (!finished && releaseOnCancel && isLeader(rt.state)) {
