@@ -1,0 +1,747 @@
+// Tables ported (in our own words) from kube-scheduler's scheduling_queue_test.go: add, pop, update, delete, activate, requeue, moves, hints.
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import {
+  ActionType,
+  type ClusterEvent,
+  FORCE_ACTIVATE,
+  UNSCHEDULABLE_TIMEOUT,
+} from '../../../../operators/scheduling/framework/interface.ts';
+import {
+  EVENT_ASSIGNED_POD_ADD,
+  EVENT_NODE_ADD,
+} from '../../../../operators/scheduling/queue/cluster-events.ts';
+import type { QueueingStrategy } from '../../../../operators/scheduling/queue/priority-queue.ts';
+import { names, newQueue, pod, popAndReject, queueHint, schedulingGates, skipHint } from './fixtures.ts';
+
+const NODE_UPDATE_LABEL: ClusterEvent = { resource: 'Node', action: ActionType.UpdateNodeLabel };
+
+describe('PriorityQueue add and pop', () => {
+  it('pops by priority, then by arrival; records nominations of added pods', () => {
+    const { q, clock } = newQueue();
+    q.add(pod('med', { priority: 100, nominatedNodeName: 'node1' }));
+    clock.advance(1);
+    q.add(pod('unsched', { priority: 100 }));
+    q.add(pod('high', { priority: 1000 }));
+    expect(q.nominator.nominatedNodeFor('med')).toBe('node1');
+    expect(names(q.nominatedPodsForNode('node1').map((i) => i.pod))).toEqual(['med']);
+    expect(q.pop()?.pod.metadata.name).toBe('high');
+    expect(q.pop()?.pod.metadata.name).toBe('med');
+    expect(q.pop()?.pod.metadata.name).toBe('unsched');
+    expect(q.pop()).toBeUndefined();
+    // Popping leaves the nomination alone.
+    expect(q.nominator.nominatedNodeFor('med')).toBe('node1');
+  });
+
+  it('counts attempts and cycles, and keeps a popped pod in flight until done', () => {
+    const { q } = newQueue();
+    q.add(pod('a'));
+    const p = q.pop()!;
+    expect(p.attempts).toBe(1);
+    expect(q.schedulingCycle()).toBe(1);
+    expect(names(q.inFlightPods())).toEqual(['a']);
+    expect(p.initialAttemptTimestamp).toBe(0);
+    q.done('a');
+    q.done('a');
+    expect(q.inFlightPods()).toEqual([]);
+  });
+
+  it('pops the head of podBackoffQ when activeQ is empty (pop from backoffQ), but not the error heap', () => {
+    const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+    q.add(pod('rejected'));
+    q.add(pod('errored'));
+    const r = popAndReject(q, 'P');
+    const e = popAndReject(q);
+    q.addUnschedulableIfNotPresent(e, q.schedulingCycle());
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    expect(q.addUnschedulableIfNotPresent(r, 1)).toBeUndefined();
+    expect(q.whereIs('ns', 'errored')).toBe('backoff');
+    expect(q.whereIs('ns', 'rejected')).toBe('backoff');
+    expect(q.pop()?.pod.metadata.name).toBe('rejected');
+    expect(q.pop()).toBeUndefined();
+  });
+
+  it('with pop from backoffQ off, a backing-off pod waits for the flush', () => {
+    const { q, clock } = newQueue({ P: [{ event: EVENT_NODE_ADD }] }, { popFromBackoffQEnabled: false });
+    q.add(pod('a'));
+    const p = popAndReject(q, 'P');
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    q.addUnschedulableIfNotPresent(p, 1);
+    expect(q.whereIs('ns', 'a')).toBe('backoff');
+    expect(q.pop()).toBeUndefined();
+    clock.advance(1001);
+    q.flushBackoffQCompleted();
+    expect(q.pop()?.pod.metadata.name).toBe('a');
+  });
+
+  it('returns nothing once closed, and close finishes in-flight pods', () => {
+    const { q } = newQueue();
+    q.add(pod('a'));
+    q.add(pod('b'));
+    q.pop();
+    q.close();
+    expect(q.inFlightPods()).toEqual([]);
+    expect(q.pop()).toBeUndefined();
+    expect(q.isClosed()).toBe(true);
+  });
+});
+
+describe('PriorityQueue update', () => {
+  const hints = {
+    P: [{ event: { resource: 'Pod', action: ActionType.UpdatePodLabel } as ClusterEvent, hint: queueHint }],
+  };
+
+  it.each([
+    {
+      name: 'an unknown pod is added to activeQ',
+      setup: () => {},
+      update: [undefined, pod('x')] as const,
+      where: 'active',
+    },
+    {
+      name: 'a pod in activeQ is replaced there',
+      setup: (q: ReturnType<typeof newQueue>['q']) => q.add(pod('x')),
+      update: [pod('x'), pod('x', { labels: { a: 'b' } })] as const,
+      where: 'active',
+    },
+    {
+      name: 'a pod in backoffQ stays there, replaced',
+      setup: (q: ReturnType<typeof newQueue>['q']) => {
+        q.add(pod('x'));
+        const p = popAndReject(q);
+        q.addUnschedulableIfNotPresent(p, q.schedulingCycle());
+      },
+      update: [pod('x'), pod('x', { labels: { a: 'b' } })] as const,
+      where: 'backoff',
+    },
+    {
+      name: 'an unschedulable pod whose hint says Queue moves (still backing off: to backoffQ)',
+      setup: (q: ReturnType<typeof newQueue>['q']) => {
+        q.add(pod('x'));
+        q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+      },
+      update: [pod('x'), pod('x', { labels: { a: 'b' } })] as const,
+      where: 'backoff',
+    },
+    {
+      name: 'an unschedulable pod stays when the update matches no registered event',
+      setup: (q: ReturnType<typeof newQueue>['q']) => {
+        q.add(pod('x'));
+        q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+      },
+      update: [pod('x'), pod('x', { priority: 5 })] as const,
+      where: 'unschedulable',
+    },
+  ])('$name', ({ setup, update, where }) => {
+    const { q } = newQueue(hints);
+    setup(q);
+    q.update(update[0], update[1]);
+    expect(q.whereIs('ns', 'x')).toBe(where);
+    expect(q.getPod('x', 'ns')?.pod).toBe(update[1]);
+  });
+
+  it('an unschedulable pod whose backoff is over moves straight to activeQ', () => {
+    const { q, clock } = newQueue(hints);
+    q.add(pod('x'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+    clock.advance(2000);
+    q.update(pod('x'), pod('x', { labels: { a: 'b' } }));
+    expect(q.whereIs('ns', 'x')).toBe('active');
+  });
+
+  it('an update of an in-flight pod is recorded and requeues it when it comes back', () => {
+    const { q } = newQueue(hints);
+    q.add(pod('x'));
+    const p = popAndReject(q, 'P');
+    q.update(pod('x'), pod('x', { labels: { a: 'b' } }));
+    expect(q.whereIs('ns', 'x')).toBeUndefined();
+    expect(q.inFlightEventsCount()).toBe(1);
+    q.addUnschedulableIfNotPresent(p, 1);
+    expect(q.whereIs('ns', 'x')).toBe('backoff');
+    expect(q.inFlightEventsCount()).toBe(0);
+  });
+
+  it('keeps the timestamp of a pod replaced in activeQ, and reorders by the new priority', () => {
+    const { q, clock } = newQueue();
+    q.add(pod('a', { priority: 1 }));
+    clock.advance(5);
+    q.add(pod('b', { priority: 2 }));
+    q.update(pod('a', { priority: 1 }), pod('a', { priority: 3 }));
+    const first = q.pop()!;
+    expect(first.pod.metadata.name).toBe('a');
+    expect(first.timestamp).toBe(0);
+  });
+
+  it('hints off: a real change moves an unschedulable pod, a status-only change does not', () => {
+    const { q, clock } = newQueue(hints, { queueingHintsEnabled: false });
+    q.add(pod('x'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+    const statusOnly = { ...pod('x'), status: { phase: 'Pending' } };
+    q.update(pod('x'), statusOnly);
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+    clock.advance(1500);
+    // 1.5 s is still in the window where the 1 s backoff ends: the pod goes to backoffQ.
+    q.update(pod('x'), pod('x', { labels: { a: 'b' } }));
+    expect(q.whereIs('ns', 'x')).toBe('backoff');
+    q.delete(pod('x'));
+    q.add(pod('x'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+    clock.advance(2000);
+    q.update(pod('x'), pod('x', { labels: { a: 'c' } }));
+    expect(q.whereIs('ns', 'x')).toBe('active');
+  });
+});
+
+describe('PriorityQueue delete', () => {
+  it.each(['active', 'backoff', 'unschedulable'] as const)(
+    'removes a pod from %s and its nomination',
+    (where) => {
+      const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+      const x = pod('x', { nominatedNodeName: 'n1' });
+      q.add(x);
+      if (where !== 'active') {
+        const p = popAndReject(q, ...(where === 'unschedulable' ? ['P'] : []));
+        q.addUnschedulableIfNotPresent(p, q.schedulingCycle());
+      }
+      expect(q.whereIs('ns', 'x')).toBe(where);
+      q.delete(x);
+      expect(q.whereIs('ns', 'x')).toBeUndefined();
+      expect(q.nominatedPodsForNode('n1')).toEqual([]);
+      expect(q.pendingPods().summary).toBe('activeQ:0; backoffQ:0; unschedulablePods:0');
+    },
+  );
+});
+
+describe('PriorityQueue activate', () => {
+  it.each([
+    { name: 'a pod in unschedulablePods moves to activeQ', from: 'unschedulable', want: 'active' },
+    { name: 'a pod in backoffQ moves to activeQ', from: 'backoff', want: 'active' },
+    { name: 'a pod already in activeQ stays', from: 'active', want: 'active' },
+    { name: 'an unknown pod is ignored', from: 'none', want: undefined },
+  ] as const)('$name', ({ from, want }) => {
+    const { q } = newQueue();
+    if (from !== 'none') q.add(pod('x'));
+    if (from === 'unschedulable' || from === 'backoff') {
+      q.addUnschedulableIfNotPresent(popAndReject(q, ...(from === 'unschedulable' ? ['P'] : [])), 1);
+      expect(q.whereIs('ns', 'x')).toBe(from);
+    }
+    const before = q.moveRequestCycle();
+    q.activate([pod('x')]);
+    expect(q.whereIs('ns', 'x')).toBe(want);
+    // A pod found in neither unschedulablePods nor backoffQ counts as a move request.
+    if (from === 'none' || from === 'active') expect(q.moveRequestCycle()).toBe(q.schedulingCycle());
+    else expect(q.moveRequestCycle()).toBe(before);
+  });
+
+  it('an in-flight pod gets a ForceActivate aimed at it, so it is requeued when it comes back', () => {
+    const { q, clock } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+    q.add(pod('x'));
+    q.add(pod('y'));
+    const x = popAndReject(q, 'P');
+    const y = popAndReject(q, 'P');
+    q.activate([pod('x')]);
+    q.addUnschedulableIfNotPresent(x, 1);
+    q.addUnschedulableIfNotPresent(y, 2);
+    // Requeued after backoff: its timestamp is now, so it waits in backoffQ.
+    expect(q.whereIs('ns', 'x')).toBe('backoff');
+    expect(q.whereIs('ns', 'y')).toBe('unschedulable');
+  });
+});
+
+describe('PriorityQueue addUnschedulableIfNotPresent', () => {
+  it.each([
+    { where: 'unschedulable', message: 'Pod ns/x is already present in unschedulable queue' },
+    { where: 'active', message: 'Pod ns/x is already present in the active queue' },
+    { where: 'backoff', message: 'Pod ns/x is already present in the backoff queue' },
+  ])('refuses a pod already in $where', ({ where, message }) => {
+    const { q } = newQueue();
+    q.add(pod('x'));
+    const p = q.pop()!;
+    const twin = q.newQueuedPodInfo(pod('x'));
+    if (where === 'active') q.add(pod('x'));
+    else {
+      twin.unschedulablePlugins = new Set(where === 'unschedulable' ? ['P'] : []);
+      q.addUnschedulableIfNotPresent(twin, 1);
+    }
+    const err = q.addUnschedulableIfNotPresent(p, 1);
+    expect(err?.message).toBe(message);
+    expect(err?.code).toBe('KUBE_RX_POD_ALREADY_QUEUED');
+    expect(q.inFlightPods()).toEqual([]);
+  });
+
+  it('a rejection counts UnschedulableCount and clears the error count; an error counts ConsecutiveErrorsCount', () => {
+    const { q, clock } = newQueue();
+    q.add(pod('x'));
+    let p = popAndReject(q);
+    q.addUnschedulableIfNotPresent(p, 1);
+    expect([p.unschedulableCount, p.consecutiveErrorsCount]).toEqual([0, 1]);
+    clock.advance(1000);
+    q.flushBackoffQCompleted();
+    // Expiry 1 s is in now's window: still backing off.
+    expect(q.whereIs('ns', 'x')).toBe('backoff');
+    clock.advance(1000);
+    q.flushBackoffQCompleted();
+    p = popAndReject(q);
+    q.addUnschedulableIfNotPresent(p, 2);
+    expect([p.unschedulableCount, p.consecutiveErrorsCount]).toEqual([0, 2]);
+    expect(q.backoffQ.backoffDuration(p)).toBe(2000);
+    expect(q.backoffQ.backoffTime(p)).toBe(4000);
+    clock.advance(3000);
+    q.flushBackoffQCompleted();
+    p = popAndReject(q, 'P');
+    q.addUnschedulableIfNotPresent(p, 3);
+    expect([p.unschedulableCount, p.consecutiveErrorsCount]).toEqual([1, 0]);
+    expect(p.timestamp).toBe(clock.now());
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+  });
+
+  it.each([
+    {
+      name: 'no event while in flight: unschedulablePods',
+      events: [] as ClusterEvent[],
+      want: 'unschedulable',
+    },
+    { name: 'a matching event while in flight: backoffQ', events: [EVENT_NODE_ADD], want: 'backoff' },
+    {
+      name: 'an event no rejector registered: unschedulablePods',
+      events: [NODE_UPDATE_LABEL],
+      want: 'unschedulable',
+    },
+    {
+      name: 'an event whose hint skips: unschedulablePods',
+      events: [EVENT_ASSIGNED_POD_ADD],
+      want: 'unschedulable',
+    },
+  ])('hints decide from the in-flight events — $name', ({ events, want }) => {
+    const { q } = newQueue({
+      P: [
+        { event: EVENT_NODE_ADD, hint: queueHint },
+        { event: { resource: 'Pod', action: ActionType.Add }, hint: skipHint },
+      ],
+    });
+    q.add(pod('x'));
+    const p = popAndReject(q, 'P');
+    for (const e of events) q.moveAllToActiveOrBackoffQueue(e);
+    q.addUnschedulableIfNotPresent(p, 1);
+    expect(q.whereIs('ns', 'x')).toBe(want);
+  });
+
+  it('hints off: a move request during the cycle sends the pod to backoffQ, none to unschedulablePods', () => {
+    const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD }] }, { queueingHintsEnabled: false });
+    q.add(pod('x'));
+    q.add(pod('y'));
+    const x = popAndReject(q, 'P');
+    q.addUnschedulableIfNotPresent(x, q.schedulingCycle());
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+    const y = popAndReject(q, 'P');
+    const cycle = q.schedulingCycle();
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    q.addUnschedulableIfNotPresent(y, cycle);
+    expect(q.whereIs('ns', 'y')).toBe('backoff');
+  });
+});
+
+describe('PriorityQueue isPodWorthRequeuing', () => {
+  const calls: string[] = [];
+  const spy = (name: string, answer: 'Queue' | 'QueueSkip' | 'throw') => (): 'Queue' | 'QueueSkip' => {
+    calls.push(name);
+    if (answer === 'throw') throw new Error('boom');
+    return answer;
+  };
+  it.each<{
+    name: string;
+    unschedulable?: string[];
+    pending?: string[];
+    event: ClusterEvent;
+    newObj?: Pod;
+    want: QueueingStrategy;
+    called?: string[];
+  }>([
+    {
+      name: 'no rejector plugins: after backoff',
+      event: EVENT_NODE_ADD,
+      want: 'queueAfterBackoff',
+      called: [],
+    },
+    {
+      name: 'the rejector hints Queue: after backoff',
+      unschedulable: ['fooPlugin1'],
+      event: EVENT_NODE_ADD,
+      want: 'queueAfterBackoff',
+      called: ['fooPlugin1'],
+    },
+    {
+      name: 'a hint that throws counts as Queue',
+      unschedulable: ['errPlugin'],
+      event: EVENT_NODE_ADD,
+      want: 'queueAfterBackoff',
+      called: ['errPlugin'],
+    },
+    {
+      name: 'the rejector hints QueueSkip: skip',
+      unschedulable: ['skipPlugin'],
+      event: EVENT_NODE_ADD,
+      want: 'queueSkip',
+      called: ['skipPlugin'],
+    },
+    {
+      name: 'no registered event matches: skip, no hint called',
+      unschedulable: ['fooPlugin1'],
+      event: { resource: 'PersistentVolume', action: ActionType.Add },
+      want: 'queueSkip',
+      called: [],
+    },
+    {
+      name: 'a generic Node/Update does not match a registered UpdateNodeLabel',
+      unschedulable: ['labelPlugin'],
+      event: { resource: 'Node', action: ActionType.Update },
+      want: 'queueSkip',
+      called: [],
+    },
+    {
+      name: 'a specific UpdateNodeLabel matches a registered Node/Update',
+      unschedulable: ['updatePlugin'],
+      event: NODE_UPDATE_LABEL,
+      want: 'queueAfterBackoff',
+      called: ['updatePlugin'],
+    },
+    {
+      name: 'only the hints of rejector plugins are called',
+      unschedulable: ['skipPlugin'],
+      event: EVENT_NODE_ADD,
+      want: 'queueSkip',
+      called: ['skipPlugin'],
+    },
+    {
+      name: 'a wildcard event: after backoff without calling hints',
+      unschedulable: ['skipPlugin'],
+      event: UNSCHEDULABLE_TIMEOUT,
+      want: 'queueAfterBackoff',
+      called: [],
+    },
+    {
+      name: 'a wildcard event aimed at another pod: skip',
+      unschedulable: ['skipPlugin'],
+      event: FORCE_ACTIVATE,
+      newObj: pod('other'),
+      want: 'queueSkip',
+    },
+    {
+      name: 'a wildcard event aimed at this pod: after backoff',
+      unschedulable: ['skipPlugin'],
+      event: FORCE_ACTIVATE,
+      newObj: pod('x'),
+      want: 'queueAfterBackoff',
+    },
+    {
+      name: 'Queue from a Pending plugin: immediately',
+      pending: ['fooPlugin1'],
+      event: EVENT_NODE_ADD,
+      want: 'queueImmediately',
+    },
+    {
+      name: 'Queue from an Unschedulable plugin, QueueSkip from the Pending one: after backoff',
+      unschedulable: ['fooPlugin1'],
+      pending: ['skipPlugin'],
+      event: EVENT_NODE_ADD,
+      want: 'queueAfterBackoff',
+    },
+    {
+      name: 'Queue from an Unschedulable plugin and from a Pending one: immediately',
+      unschedulable: ['fooPlugin1'],
+      pending: ['fooPlugin2'],
+      event: EVENT_NODE_ADD,
+      want: 'queueImmediately',
+    },
+  ])('$name', ({ unschedulable, pending, event, newObj, want, called }) => {
+    calls.length = 0;
+    const { q } = newQueue({
+      fooPlugin1: [{ event: EVENT_NODE_ADD, hint: spy('fooPlugin1', 'Queue') }],
+      fooPlugin2: [{ event: EVENT_NODE_ADD, hint: spy('fooPlugin2', 'Queue') }],
+      skipPlugin: [{ event: EVENT_NODE_ADD, hint: spy('skipPlugin', 'QueueSkip') }],
+      errPlugin: [{ event: EVENT_NODE_ADD, hint: spy('errPlugin', 'throw') }],
+      labelPlugin: [{ event: NODE_UPDATE_LABEL, hint: spy('labelPlugin', 'Queue') }],
+      updatePlugin: [
+        { event: { resource: 'Node', action: ActionType.Update }, hint: spy('updatePlugin', 'Queue') },
+      ],
+    });
+    const p = q.newQueuedPodInfo(pod('x'), ...(unschedulable ?? []));
+    p.pendingPlugins = new Set(pending ?? []);
+    expect(q.isPodWorthRequeuing(p, event, undefined, newObj)).toBe(want);
+    if (called) expect(calls).toEqual(called);
+  });
+
+  it('a pod of a profile with no hint map is requeued after backoff', () => {
+    const { q } = newQueue({});
+    const p = q.newQueuedPodInfo(pod('x', { schedulerName: 'other' }), 'P');
+    expect(q.isPodWorthRequeuing(p, EVENT_NODE_ADD, undefined, undefined)).toBe('queueAfterBackoff');
+  });
+});
+
+describe('PriorityQueue moveAllToActiveOrBackoffQueue', () => {
+  function withUnschedulable(hints: Parameters<typeof newQueue>[0], ...pods: [Pod, string[]][]) {
+    const r = newQueue(hints);
+    for (const [p, plugins] of pods) {
+      r.q.add(p);
+      r.q.addUnschedulableIfNotPresent(popAndReject(r.q, ...plugins), r.q.schedulingCycle());
+    }
+    return r;
+  }
+
+  it('does not call preCheck when no plugin registered a matching event', () => {
+    const { q } = withUnschedulable({ P: [{ event: EVENT_NODE_ADD }] }, [pod('x'), ['P']]);
+    let checked = 0;
+    q.moveAllToActiveOrBackoffQueue(
+      { resource: 'PersistentVolume', action: ActionType.Add },
+      undefined,
+      undefined,
+      () => {
+        checked++;
+        return true;
+      },
+    );
+    expect(checked).toBe(0);
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+    expect(q.moveRequestCycle()).toBe(-1);
+  });
+
+  it('moves only the pods whose rejectors hint Queue; backing-off pods to backoffQ, others to activeQ', () => {
+    const { q, clock } = withUnschedulable(
+      { A: [{ event: EVENT_NODE_ADD, hint: queueHint }], B: [{ event: EVENT_NODE_ADD, hint: skipHint }] },
+      [pod('a1'), ['A']],
+      [pod('b1'), ['B']],
+    );
+    clock.advance(3000);
+    q.add(pod('a2'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'A'), q.schedulingCycle());
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    expect(q.whereIs('ns', 'a1')).toBe('active');
+    expect(q.whereIs('ns', 'a2')).toBe('backoff');
+    expect(q.whereIs('ns', 'b1')).toBe('unschedulable');
+    expect(q.moveRequestCycle()).toBe(q.schedulingCycle());
+  });
+
+  it('preCheck limits the pods considered', () => {
+    const { q, clock } = withUnschedulable(
+      { A: [{ event: EVENT_NODE_ADD }] },
+      [pod('low', { priority: 1 }), ['A']],
+      [pod('high', { priority: 10 }), ['A']],
+    );
+    clock.advance(5000);
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD, undefined, undefined, (p) => (p.spec.priority ?? 0) <= 5);
+    expect(q.whereIs('ns', 'low')).toBe('active');
+    expect(q.whereIs('ns', 'high')).toBe('unschedulable');
+  });
+
+  it('a Queue hint from a Pending plugin skips the backoff', () => {
+    const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD, hint: queueHint }] });
+    q.add(pod('x'));
+    const p = q.pop()!;
+    p.pendingPlugins = new Set(['P']);
+    q.addUnschedulableIfNotPresent(p, 1);
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    expect(q.whereIs('ns', 'x')).toBe('active');
+  });
+});
+
+describe('PriorityQueue assignedPodAdded and assignedPodUpdated', () => {
+  const hints = {
+    InterPodAffinity: [{ event: { resource: 'Pod', action: ActionType.All } as ClusterEvent }],
+    PodTopologySpread: [{ event: { resource: 'Pod', action: ActionType.All } as ClusterEvent }],
+    NodeResourcesFit: [{ event: { resource: 'Pod', action: ActionType.All } as ClusterEvent }],
+  };
+  function affinityPod(name: string, anti = false, namespaces?: string[]): Pod {
+    const p = pod(name);
+    const term = { topologyKey: 'zone', labelSelector: { matchLabels: { app: 'db' } }, namespaces };
+    p.spec.affinity = anti
+      ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } }
+      : { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } };
+    return p;
+  }
+
+  it('moves only pods with an affinity term matching the assigned pod, or rejected by PodTopologySpread in its namespace', () => {
+    const { q, clock } = newQueue(hints);
+    const cases: [Pod, string][] = [
+      [affinityPod('aff'), 'InterPodAffinity'],
+      [affinityPod('anti', true), 'InterPodAffinity'],
+      [affinityPod('otherns', false, ['elsewhere']), 'InterPodAffinity'],
+      [pod('spread'), 'PodTopologySpread'],
+      [pod('spread-far', { namespace: 'far' }), 'PodTopologySpread'],
+      [pod('fit'), 'NodeResourcesFit'],
+    ];
+    for (const [p, plugin] of cases) {
+      q.add(p);
+      q.addUnschedulableIfNotPresent(popAndReject(q, plugin), q.schedulingCycle());
+    }
+    clock.advance(5000);
+    q.assignedPodAdded(pod('db', { labels: { app: 'db' }, nodeName: 'n1' }));
+    expect(names(q.podsInActiveQ())).toEqual(['aff', 'anti', 'spread']);
+    // A scale-down of an assigned pod may help any pod (NodeResourcesFit): every pod is considered.
+    const before = pod('big', { nodeName: 'n1', cpu: '2' });
+    q.assignedPodUpdated(before, pod('big', { nodeName: 'n1', cpu: '1' }), {
+      resource: 'AssignedPod',
+      action: ActionType.UpdatePodScaleDown,
+    });
+    expect(names(q.podsInActiveQ())).toEqual(['aff', 'anti', 'fit', 'otherns', 'spread', 'spread-far']);
+  });
+});
+
+describe('PriorityQueue PreEnqueue (scheduling gates)', () => {
+  const gateEvents = {
+    SchedulingGates: [
+      {
+        event: { resource: 'Pod', action: ActionType.UpdatePodSchedulingGatesEliminated } as ClusterEvent,
+        hint: queueHint,
+      },
+    ],
+    NodeAffinity: [{ event: EVENT_NODE_ADD, hint: queueHint }],
+  };
+  const config = { preEnqueuePlugins: { 'default-scheduler': [schedulingGates] } };
+
+  it('a gated pod waits in unschedulablePods, counted as gated, until its gates are removed', () => {
+    const gauges: Record<string, number> = {};
+    const { q } = newQueue(gateEvents, {
+      ...config,
+      metrics: { pendingPods: (queue, n) => void (gauges[queue] = n) },
+    });
+    q.add(pod('g', { gates: ['wait'] }));
+    expect(q.whereIs('ns', 'g')).toBe('unschedulable');
+    expect(gauges).toEqual({ gated: 1 });
+    const info = q.getPod('g', 'ns')!;
+    expect(info.gatingPlugin).toBe('SchedulingGates');
+    expect(info.initialAttemptTimestamp).toBeUndefined();
+    // A node event does not interest the gating plugin: the pod stays.
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    q.moveAllToActiveOrBackoffQueue(UNSCHEDULABLE_TIMEOUT);
+    expect(q.whereIs('ns', 'g')).toBe('unschedulable');
+    q.update(pod('g', { gates: ['wait'] }), pod('g'));
+    expect(q.whereIs('ns', 'g')).toBe('active');
+    expect(info.gated).toBe(false);
+    expect(gauges).toEqual({ gated: 0, active: 1 });
+  });
+
+  it('the gating plugin runs first, and a throwing plugin gates', () => {
+    const order: string[] = [];
+    const first = {
+      name: 'First',
+      preEnqueue: () => {
+        order.push('First');
+        return undefined;
+      },
+    };
+    const thrower = {
+      name: 'Thrower',
+      preEnqueue: () => {
+        order.push('Thrower');
+        throw new Error('boom');
+      },
+    };
+    const { q } = newQueue({}, { preEnqueuePlugins: { 'default-scheduler': [first, thrower] } });
+    q.add(pod('x'));
+    expect(order).toEqual(['First', 'Thrower']);
+    expect(q.getPod('x', 'ns')?.gatingPlugin).toBe('Thrower');
+    order.length = 0;
+    q.activate([pod('x')]);
+    expect(order).toEqual(['Thrower']);
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+  });
+});
+
+describe('PriorityQueue flushes', () => {
+  it('flushBackoffQCompleted moves pods whose backoff window has passed', () => {
+    const { q, clock } = newQueue();
+    q.add(pod('a'));
+    q.addUnschedulableIfNotPresent(popAndReject(q), 1);
+    q.flushBackoffQCompleted();
+    expect(q.whereIs('ns', 'a')).toBe('backoff');
+    clock.advance(999);
+    q.flushBackoffQCompleted();
+    expect(q.whereIs('ns', 'a')).toBe('backoff');
+    clock.advance(1001);
+    q.flushBackoffQCompleted();
+    expect(q.whereIs('ns', 'a')).toBe('active');
+  });
+
+  it('flushUnschedulablePodsLeftover moves pods older than the limit, keeps younger and gated ones', () => {
+    const { q, clock } = newQueue(
+      { P: [{ event: EVENT_NODE_ADD }] },
+      { preEnqueuePlugins: { 'default-scheduler': [schedulingGates] } },
+    );
+    q.add(pod('old'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), 1);
+    q.add(pod('gated', { gates: ['g'] }));
+    clock.advance(4 * 60_000);
+    q.add(pod('young'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), 2);
+    clock.advance(60_001);
+    q.flushUnschedulablePodsLeftover();
+    expect(q.whereIs('ns', 'old')).toBe('active');
+    expect(q.getPod('old', 'ns')?.wasFlushedFromUnschedulable).toBe(true);
+    expect(q.whereIs('ns', 'young')).toBe('unschedulable');
+    expect(q.whereIs('ns', 'gated')).toBe('unschedulable');
+  });
+});
+
+describe('PriorityQueue in-flight events', () => {
+  it('keeps an event only while a pod popped before it is in flight', () => {
+    const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    expect(q.inFlightEventsCount()).toBe(0);
+    q.add(pod('a'));
+    q.add(pod('b'));
+    const a = popAndReject(q, 'P');
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    const b = popAndReject(q, 'P');
+    expect(q.inFlightEventsCount()).toBe(1);
+    // b was popped after the event: it does not see it.
+    q.addUnschedulableIfNotPresent(b, 2);
+    expect(q.whereIs('ns', 'b')).toBe('unschedulable');
+    expect(q.inFlightEventsCount()).toBe(1);
+    q.addUnschedulableIfNotPresent(a, 1);
+    expect(q.whereIs('ns', 'a')).toBe('backoff');
+    expect(q.inFlightEventsCount()).toBe(0);
+  });
+
+  it('done of a later pod keeps the events an earlier in-flight pod needs', () => {
+    const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+    q.add(pod('a'));
+    q.add(pod('b'));
+    const a = popAndReject(q, 'P');
+    const b = q.pop()!;
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    q.done(b.uid);
+    expect(q.inFlightEventsCount()).toBe(1);
+    q.addUnschedulableIfNotPresent(a, 1);
+    expect(q.whereIs('ns', 'a')).toBe('backoff');
+    expect(q.inFlightEventsCount()).toBe(0);
+  });
+});
+
+describe('PriorityQueue pendingPods, getPod and metrics', () => {
+  it('summarises the sub-queues and counts incoming pods by queue and event', () => {
+    const incoming: string[] = [];
+    const { q } = newQueue(
+      { P: [{ event: EVENT_NODE_ADD }] },
+      { metrics: { incomingPod: (queue, event) => void incoming.push(`${queue}/${event}`) } },
+    );
+    q.add(pod('a'));
+    q.add(pod('b'));
+    q.add(pod('c'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), 1);
+    q.addUnschedulableIfNotPresent(popAndReject(q), 2);
+    const { pods, summary } = q.pendingPods();
+    expect(summary).toBe('activeQ:1; backoffQ:1; unschedulablePods:1');
+    expect(names(pods)).toEqual(['a', 'b', 'c']);
+    expect(incoming).toEqual([
+      'active/UnschedulablePodAdd',
+      'active/UnschedulablePodAdd',
+      'active/UnschedulablePodAdd',
+      'unschedulable/ScheduleAttemptFailure',
+      'backoff/ScheduleAttemptFailure',
+    ]);
+    expect(q.getPod('a', 'ns')).toBeDefined();
+    expect(q.getPod('zzz', 'ns')).toBeUndefined();
+  });
+});
