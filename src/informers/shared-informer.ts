@@ -437,14 +437,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
         },
       });
     }
-    const period = this.#resyncCheckMs;
-    if (period > 0) {
-      const self = this;
-      run.resync = this.#scheduler.schedule(function tick(this: SchedulerAction<undefined>) {
-        self.#resyncTick(run);
-        if (self.#run === run && !run.ended) this.schedule(undefined, period);
-      }, period);
-    }
+    this.#startResyncTimer(run);
     const sub = events$.subscribe({
       next: (event) => this.#onEvent(run, event),
       error: (error: unknown) => this.#onSourceError(run, error),
@@ -452,6 +445,23 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     });
     if (this.#run === run && !run.ended) run.source = sub;
     else sub.unsubscribe();
+  }
+
+  /**
+   * (Re)starts the resync check timer, one check period from now. Called at start and after every relist,
+   * as client-go's reflector starts a fresh resync timer with each ListAndWatch: no resync falls in the
+   * window right after a relist, which has just handed every object out anyway.
+   */
+  #startResyncTimer(run: Run<T>): void {
+    run.resync?.unsubscribe();
+    run.resync = undefined;
+    const period = this.#resyncCheckMs;
+    if (period <= 0) return;
+    const self = this;
+    run.resync = this.#scheduler.schedule(function tick(this: SchedulerAction<undefined>) {
+      self.#resyncTick(run);
+      if (self.#run === run && !run.ended) this.schedule(undefined, period);
+    }, period);
   }
 
   #stop(): void {
@@ -502,6 +512,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
           return;
         }
         if (event.resourceVersion) this.#lastRV = event.resourceVersion;
+        this.#startResyncTimer(run);
         if (this.#live.size === 0 && fifo.length === 0) {
           // nothing cached or queued: the FIFO would only hand every item straight back as an add
           const initial = !fifo.hasSynced;

@@ -207,6 +207,24 @@ describe('client-go shared_informer_test cases (virtual time)', () => {
     expect(names(resync.seen)).toEqual(['pod1', 'pod2', 'pod3']);
   });
 
+  it('a relist restarts the resync timer: no resync falls in the window right after it (reflector.go resyncChan)', () => {
+    const { clock, server, informer } = setup(10_000);
+    server.write({ op: 'upsert', namespace: 'ns', name: 'pod1' });
+    const at: number[] = [];
+    informer.addEventHandler({ onUpdate: () => void at.push(clock.now()) }, { resyncPeriodMs: 10_000 });
+    clock.advance(8_000);
+    server.inject({ type: 'expireWatches' });
+    clock.advance(1_000); // the backoff, then the relist at about 8.8 s
+    const relistAt = Math.max(...at, 8_000);
+    at.length = 0;
+    clock.advance(1_000); // 10 s after the start: the old timer would resync here
+    expect(at).toEqual([]);
+    clock.advance(9_000); // past 10 s after the relist
+    expect(at.length).toBe(1);
+    expect(at[0]!).toBeGreaterThanOrEqual(relistAt + 10_000 - 1_000);
+    expect(at[0]!).toBeGreaterThan(10_000);
+  });
+
   it('TestSharedInformerTransformer: handlers and the cache see transformed objects', () => {
     const { server } = setup();
     server.write({ op: 'upsert', namespace: 'ns', name: 'pod1' });
