@@ -235,7 +235,7 @@ describe('PriorityQueue activate', () => {
   });
 
   it('an in-flight pod gets a ForceActivate aimed at it, so it is requeued when it comes back', () => {
-    const { q, clock } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+    const { q } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
     q.add(pod('x'));
     q.add(pod('y'));
     const x = popAndReject(q, 'P');
@@ -604,7 +604,11 @@ describe('PriorityQueue PreEnqueue (scheduling gates)', () => {
     const gauges: Record<string, number> = {};
     const { q } = newQueue(gateEvents, {
       ...config,
-      metrics: { pendingPods: (queue, n) => void (gauges[queue] = n) },
+      metrics: {
+        pendingPods: (queue, n) => {
+          gauges[queue] = n;
+        },
+      },
     });
     q.add(pod('g', { gates: ['wait'] }));
     expect(q.whereIs('ns', 'g')).toBe('unschedulable');
