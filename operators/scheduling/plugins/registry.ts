@@ -1,0 +1,31 @@
+// The in-tree registry: every default plugin's name → its factory.
+import type { Registry } from '../framework/interface.ts';
+import { newDefaultBinder } from './default-binder/default-binder.ts';
+import { newImageLocality } from './image-locality/image-locality.ts';
+import { PLUGIN_NAMES } from './names.ts';
+import { newNodeAffinity } from './node-affinity/node-affinity.ts';
+import { newNodeName } from './node-name/node-name.ts';
+import { newNodePorts } from './node-ports/node-ports.ts';
+import { newNodeResourcesBalancedAllocation } from './node-resources/node-resources-balanced-allocation.ts';
+import { newNodeResourcesFit } from './node-resources/node-resources-fit.ts';
+import { newNodeUnschedulable } from './node-unschedulable/node-unschedulable.ts';
+import { newPrioritySort } from './priority-sort/priority-sort.ts';
+import { newSchedulingGates } from './scheduling-gates/scheduling-gates.ts';
+import { newTaintToleration } from './taint-toleration/taint-toleration.ts';
+// ── in-tree plugins of the pod-topology-spread / inter-pod-affinity / default-preemption helper: imports here ──
+
+/** The default plugins by name. Merge an out-of-tree registry over it: `{ ...inTreeRegistry, ...mine }`. */
+export const inTreeRegistry: Registry = Object.freeze({
+  [PLUGIN_NAMES.SchedulingGates]: newSchedulingGates,
+  [PLUGIN_NAMES.PrioritySort]: newPrioritySort,
+  [PLUGIN_NAMES.NodeUnschedulable]: newNodeUnschedulable,
+  [PLUGIN_NAMES.NodeName]: newNodeName,
+  [PLUGIN_NAMES.TaintToleration]: newTaintToleration,
+  [PLUGIN_NAMES.NodeAffinity]: newNodeAffinity,
+  [PLUGIN_NAMES.NodePorts]: newNodePorts,
+  [PLUGIN_NAMES.NodeResourcesFit]: newNodeResourcesFit,
+  [PLUGIN_NAMES.NodeResourcesBalancedAllocation]: newNodeResourcesBalancedAllocation,
+  [PLUGIN_NAMES.ImageLocality]: newImageLocality,
+  [PLUGIN_NAMES.DefaultBinder]: newDefaultBinder,
+  // ── PodTopologySpread, InterPodAffinity, DefaultPreemption: their three lines go here ──
+});
