@@ -163,7 +163,7 @@ export {
 export { type LeaseClient, leaseClient } from '../streams/lease-client.ts';
 // List-and-watch (the Reflector) and backoff
 export { type ListWatchConfig, listWatch } from '../streams/list-watch.ts';
-export { isConnectionBroken } from '../streams/list-watch-state.ts';
+export { isConnectionBroken, type ReflectorMemory, reflectorMemory } from '../streams/list-watch-state.ts';
 export { apiserverPodSource } from '../streams/pod-sources/apiserver.ts';
 export { filePodSource } from '../streams/pod-sources/file.ts';
 export { httpPodSource } from '../streams/pod-sources/http.ts';

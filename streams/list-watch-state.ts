@@ -143,6 +143,36 @@ export function initialReflectorState(settings: ReflectorSettings): ReflectorSta
   };
 }
 
+/**
+ * What a reflector remembers across runs (client-go keeps it in the Reflector object): the last synced
+ * resourceVersion, whether it is known to be unavailable, and whether a list at "0" came back paginated.
+ * Pass one to several `listWatch` subscriptions in turn (`listWatch(lw, { memory })`) and each resumes where
+ * the previous stopped: the first list reads at the last synced resourceVersion instead of "0", falling back
+ * to "" on 410 Gone or "too large resource version", as client-go's relist rules say.
+ */
+export interface ReflectorMemory {
+  lastSyncRV: string;
+  rvUnavailable: boolean;
+  paginatedResult: boolean;
+}
+
+/** An empty memory: the first run lists at "0" as a fresh reflector does. */
+export function reflectorMemory(): ReflectorMemory {
+  return { lastSyncRV: '', rvUnavailable: false, paginatedResult: false };
+}
+
+/** A fresh state for one run, starting from what `memory` remembers. */
+export function resumeReflectorState(settings: ReflectorSettings, memory: ReflectorMemory): ReflectorState {
+  return { ...initialReflectorState(settings), ...memory };
+}
+
+/** Copies what a run learnt back into `memory`. */
+export function rememberReflectorState(state: ReflectorState, memory: ReflectorMemory): void {
+  memory.lastSyncRV = state.lastSyncRV;
+  memory.rvUnavailable = state.rvUnavailable;
+  memory.paginatedResult = state.paginatedResult;
+}
+
 /** client-go's relistResourceVersion: "" after Expired/TooLarge, "0" before the first sync, else the last rv. */
 export function relistResourceVersion(state: ReflectorState): string {
   if (state.rvUnavailable) return '';

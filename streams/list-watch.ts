@@ -16,6 +16,9 @@ import {
   initialReflectorState,
   type ReflectorCommand,
   type ReflectorInput,
+  type ReflectorMemory,
+  rememberReflectorState,
+  resumeReflectorState,
   stepReflector,
 } from './list-watch-state.ts';
 import type { ListerWatcher } from './ports.ts';
@@ -57,6 +60,12 @@ export interface ListWatchConfig {
    * reflector does with its expected type; objects without a `kind` are kept. The informer factory sets it.
    */
   expectedKind?: { kind: string; apiVersion?: string };
+  /**
+   * Remember the resourceVersion across subscriptions ({@link reflectorMemory}): a stopped and
+   * resubscribed stream resumes from its last resourceVersion with client-go's relist rules instead of
+   * starting over at "0". Without it, every subscription is a fresh reflector.
+   */
+  memory?: ReflectorMemory;
 }
 
 const VERY_SHORT_WATCH_MS = 1000;
@@ -134,7 +143,8 @@ export function listWatch<T extends KubeObject = KubeObject>(
       resource: description,
     });
     const backoff = config.backoff ? config.backoff() : exponentialBackoff({ scheduler, random });
-    const state = initialReflectorState(settings);
+    const memory = config.memory;
+    const state = memory ? resumeReflectorState(settings, memory) : initialReflectorState(settings);
 
     let closed = false;
     /** Generation of the current request or timer; inputs of older generations are stale and dropped. */
@@ -202,6 +212,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
 
     const handle = (input: ReflectorInput) => {
       const t = stepReflector(state, input);
+      if (memory) rememberReflectorState(state, memory);
       if (t.log) log[t.log.level](t.log.fields ?? {}, t.log.msg);
       if (t.emit) subscriber.next(t.emit as ReflectorEvent<T>);
       if (closed) return;

@@ -785,6 +785,6 @@ describe('expected kind (reflector.go expectedType / expectedGVK)', () => {
     w.feed({ type: 'start' });
     w.feed({ type: 'watchEvent', event: { type: 'ADDED', object: obj } });
     const end = w.feed({ type: 'watchEvent', event: endBookmark('10') });
-    expect((end.emit as { items: KubeObject[] }).items).toEqual(applied ? [obj] : []);
+    expect((end.emit as unknown as { items: KubeObject[] }).items).toEqual(applied ? [obj] : []);
   });
 });
