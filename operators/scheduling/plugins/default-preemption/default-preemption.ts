@@ -1,5 +1,6 @@
 // DefaultPreemption: the PostFilter that makes room for an unschedulable pod by evicting lower-priority pods on one node.
 import type { Pod } from '../../../api/core-v1.ts';
+import { fitErrorMessage, newDiagnosis } from '../../framework/fit-error.ts';
 import type {
   CycleState,
   FrameworkHandle,
@@ -22,7 +23,6 @@ import {
 } from './dry-run-preemption.ts';
 import { podEligibleToPreemptOthers } from './eligibility.ts';
 import { type Candidate, pickOneNodeForPreemption } from './pick-one-node-for-preemption.ts';
-import { preemptionFitMessage } from './preemption-fit-message.ts';
 import { clearNominatedNodeName, prepareCandidate } from './prepare-candidate.ts';
 
 export const DEFAULT_PREEMPTION = 'DefaultPreemption';
@@ -89,9 +89,11 @@ export class DefaultPreemption implements PostFilterPlugin {
     const found = await this.findCandidates(state, preemptor, statuses);
     if (found.error && found.candidates.length === 0) return { status: asStatus(found.error) };
     if (found.candidates.length === 0) {
+      const diagnosis = newDiagnosis();
+      for (const [name, status] of found.statuses) diagnosis.nodeToStatus.statuses.set(name, status);
       return {
         result: nominate(''),
-        status: newStatus('Unschedulable', preemptionFitMessage(found.numAllNodes, found.statuses)),
+        status: newStatus('Unschedulable', fitErrorMessage(found.numAllNodes, diagnosis)),
       };
     }
     const best = this.selectCandidate(found.candidates);
