@@ -106,7 +106,7 @@ describe('listWatch with memory', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ resourceVersion: '0', limit: 500 });
     expect(events).toHaveLength(1);
-    expect((events[0] as { items: KubeObject[] }).items).toHaveLength(700);
+    expect((events[0] as unknown as { items: KubeObject[] }).items).toHaveLength(700);
     expect(memory.paginatedResult).toBe(false);
   });
 });
