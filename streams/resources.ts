@@ -29,4 +29,14 @@ export const POD_DISRUPTION_BUDGETS = resource(
   'PodDisruptionBudget',
   true,
 );
+/** scheduling.k8s.io/v1 */
+export const PRIORITY_CLASSES = resource(
+  'scheduling.k8s.io',
+  'v1',
+  'priorityclasses',
+  'PriorityClass',
+  false,
+);
+/** storage.k8s.io/v1 */
+export const CSI_NODES = resource('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false);
 export { LEASES } from './lease-client.ts';

@@ -566,6 +566,43 @@ export const RESOURCES: readonly ResourceDef[] = [
       col('Allowed Disruptions', (o) => num(at(o, 'status.disruptionsAllowed')), 'integer'),
     ],
   },
+  {
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    resource: 'priorityclasses',
+    singular: 'priorityclass',
+    kind: 'PriorityClass',
+    namespaced: false,
+    subresources: [],
+    shortNames: ['pc'],
+    categories: [],
+    nameRule: subdomain,
+    required: ['value'],
+    fieldSelectors: [],
+    columns: [
+      col('Value', (o) => num(at(o, 'value')), 'integer'),
+      col('Global-Default', (o) => String(at(o, 'globalDefault') ?? false)),
+      col('Preemption-Policy', (o) => str(at(o, 'preemptionPolicy'), 'PreemptLowerPriority')),
+    ],
+    defaults: (o) => {
+      (o as Obj).preemptionPolicy ??= 'PreemptLowerPriority';
+    },
+  },
+  {
+    group: 'storage.k8s.io',
+    version: 'v1',
+    resource: 'csinodes',
+    singular: 'csinode',
+    kind: 'CSINode',
+    namespaced: false,
+    subresources: [],
+    shortNames: [],
+    categories: [],
+    nameRule: subdomain,
+    required: [],
+    fieldSelectors: [],
+    columns: [col('Drivers', (o) => list(at(o, 'spec.drivers')).length, 'integer')],
+  },
 ];
 
 /** The row's id: `group/resource`, or `resource` for the core group. */

@@ -4,30 +4,28 @@ import { EXTENSION_POINTS, type PluginRef, type PluginSet, type Plugins } from '
 /**
  * The default MultiPoint list of kubescheduler.config.k8s.io/v1, in order, with the v1 score weights.
  * The removed cloud-volume limits plugins are left out, and so are the volume plugins (not built yet).
+ * With `available`, defaults it refuses are left out too (a registry that lacks them).
  */
-export function defaultPlugins(): Plugins {
-  return {
-    multiPoint: {
-      enabled: [
-        { name: 'SchedulingGates' },
-        { name: 'PrioritySort' },
-        { name: 'NodeUnschedulable' },
-        { name: 'NodeName' },
-        { name: 'TaintToleration', weight: 3 },
-        { name: 'NodeAffinity', weight: 2 },
-        { name: 'NodePorts' },
-        { name: 'NodeResourcesFit', weight: 1 },
-        // Upstream's VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone come here; they are
-        // not built yet (the embedded API server serves no storage kinds), so they are not defaults.
-        { name: 'PodTopologySpread', weight: 2 },
-        { name: 'InterPodAffinity', weight: 2 },
-        { name: 'DefaultPreemption' },
-        { name: 'NodeResourcesBalancedAllocation', weight: 1 },
-        { name: 'ImageLocality', weight: 1 },
-        { name: 'DefaultBinder' },
-      ],
-    },
-  };
+export function defaultPlugins(available?: (name: string) => boolean): Plugins {
+  const enabled: PluginRef[] = [
+    { name: 'SchedulingGates' },
+    { name: 'PrioritySort' },
+    { name: 'NodeUnschedulable' },
+    { name: 'NodeName' },
+    { name: 'TaintToleration', weight: 3 },
+    { name: 'NodeAffinity', weight: 2 },
+    { name: 'NodePorts' },
+    { name: 'NodeResourcesFit', weight: 1 },
+    // Upstream's VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone come here; they are
+    // not built yet (the embedded API server serves no storage kinds), so they are not defaults.
+    { name: 'PodTopologySpread', weight: 2 },
+    { name: 'InterPodAffinity', weight: 2 },
+    { name: 'DefaultPreemption' },
+    { name: 'NodeResourcesBalancedAllocation', weight: 1 },
+    { name: 'ImageLocality', weight: 1 },
+    { name: 'DefaultBinder' },
+  ];
+  return { multiPoint: { enabled: available ? enabled.filter((p) => available(p.name)) : enabled } };
 }
 
 /**

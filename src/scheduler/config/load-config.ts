@@ -102,7 +102,11 @@ export function parseSchedulerConfig(
   if (!isObject(doc)) throw new InvalidConfigError(source, 'a KubeSchedulerConfiguration must be a mapping');
   const shape = unknownFields(doc);
   if (shape.length) throwFieldErrors(source, shape);
-  const config = setDefaults(doc as KubeSchedulerConfiguration);
+  const known = options.knownPlugins;
+  const config = setDefaults(
+    doc as KubeSchedulerConfiguration,
+    known ? { available: (n) => known.has(n) } : {},
+  );
   const errors = validateConfiguration(config, options);
   if (errors.length) throwFieldErrors(source, errors);
   return config;

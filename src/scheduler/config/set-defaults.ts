@@ -56,6 +56,12 @@ export const PLUGIN_ARGS_DEFAULTS: Readonly<Record<string, (args: Args) => Args>
   VolumeBinding: (a) => ({ ...a, bindTimeoutSeconds: a.bindTimeoutSeconds ?? 600 }),
 };
 
+/** Options of {@link setDefaults}. */
+export interface SetDefaultsOptions {
+  /** Which default plugins exist (the registry); default plugins it refuses are not enabled. Default: all. */
+  available?: (name: string) => boolean;
+}
+
 /** Every plugin named as enabled anywhere in `plugins` (MultiPoint included), sorted by name. */
 export function enabledPluginNames(plugins: Plugins | undefined): string[] {
   const names = new Set<string>();
@@ -71,8 +77,11 @@ function argsWithKind(name: string, args: Args): Args {
 }
 
 /** Defaults one profile: merged plugins, then defaulted args for every enabled in-tree plugin. */
-export function setProfileDefaults(profile: KubeSchedulerProfile): KubeSchedulerProfile {
-  const plugins = mergePlugins(defaultPlugins(), profile.plugins);
+export function setProfileDefaults(
+  profile: KubeSchedulerProfile,
+  options: SetDefaultsOptions = {},
+): KubeSchedulerProfile {
+  const plugins = mergePlugins(defaultPlugins(options.available), profile.plugins);
   const pluginConfig: PluginConfig[] = (profile.pluginConfig ?? []).map((pc) => {
     const defaults = PLUGIN_ARGS_DEFAULTS[pc.name];
     if (!defaults) return { ...pc };
@@ -94,7 +103,10 @@ export function setProfileDefaults(profile: KubeSchedulerProfile): KubeScheduler
  * profile when there is none (named `default-scheduler` when it is the only one and has no name), each
  * profile's plugins merged into the default MultiPoint list and its in-tree plugins' args defaulted.
  */
-export function setDefaults(config: KubeSchedulerConfiguration): KubeSchedulerConfiguration {
+export function setDefaults(
+  config: KubeSchedulerConfiguration,
+  options: SetDefaultsOptions = {},
+): KubeSchedulerConfiguration {
   const profiles = config.profiles?.length ? config.profiles.map((p) => ({ ...p })) : [{}];
   if (profiles.length === 1 && profiles[0]!.schedulerName === undefined) {
     profiles[0]!.schedulerName = DEFAULT_SCHEDULER_NAME;
@@ -126,7 +138,7 @@ export function setDefaults(config: KubeSchedulerConfiguration): KubeSchedulerCo
       burst: 100,
       ...config.clientConnection,
     },
-    profiles: profiles.map(setProfileDefaults),
+    profiles: profiles.map((p) => setProfileDefaults(p, options)),
     ...(config.extenders
       ? { extenders: config.extenders.map((e) => ({ ...e, httpTimeout: e.httpTimeout ?? '5s' })) }
       : {}),
