@@ -193,6 +193,19 @@ describe('PriorityQueue update', () => {
   });
 });
 
+describe('PriorityQueue update, hints off (classic behaviour)', () => {
+  it('an update of an in-flight pod queues it again, and its requeue then reports it present', () => {
+    const { q } = newQueue({}, { queueingHintsEnabled: false });
+    q.add(pod('x'));
+    const p = popAndReject(q, 'P');
+    q.update(pod('x'), pod('x', { labels: { a: 'b' } }));
+    expect(q.whereIs('ns', 'x')).toBe('active');
+    expect(q.addUnschedulableIfNotPresent(p, 1)?.message).toBe(
+      'Pod ns/x is already present in the active queue',
+    );
+  });
+});
+
 describe('PriorityQueue delete', () => {
   it.each(['active', 'backoff', 'unschedulable'] as const)(
     'removes a pod from %s and its nomination',
