@@ -210,7 +210,7 @@ describe('proberManager', () => {
     let calls = 0;
     const manager = proberManager({
       getPodStatus: (uid) => statuses.get(uid),
-      prober: async () => {
+      prober: async (): Promise<ProbeResult> => {
         calls += 1;
         if (calls === 1) throw new Error('cannot run');
         return 'Success';
