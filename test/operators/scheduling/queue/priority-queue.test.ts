@@ -762,3 +762,67 @@ describe('PriorityQueue pendingPods, getPod and metrics', () => {
     expect(q.getPod('zzz', 'ns')).toBeUndefined();
   });
 });
+
+describe('PriorityQueue backoff flow and per-pod metrics', () => {
+  it('each error doubles the backoff from 1 s up to 10 s; the pod leaves backoffQ only once its window has passed', () => {
+    const { q, clock } = newQueue();
+    q.add(pod('x'));
+    const steps = [1000, 2000, 4000, 8000, 10_000, 10_000, 10_000];
+    steps.forEach((want, i) => {
+      const p = q.pop()!;
+      expect(p.attempts).toBe(i + 1);
+      expect(p.initialAttemptTimestamp).toBe(0);
+      p.unschedulablePlugins = new Set();
+      q.addUnschedulableIfNotPresent(p, i);
+      expect(q.backoffQ.backoffDuration(p)).toBe(want);
+      const expiry = q.backoffQ.backoffTime(p);
+      expect(expiry).toBe(clock.now() + want);
+      clock.advance(want - 1);
+      q.flushBackoffQCompleted();
+      expect(q.whereIs('ns', 'x')).toBe('backoff');
+      clock.advance(1001);
+      q.flushBackoffQCompleted();
+      expect(q.whereIs('ns', 'x')).toBe('active');
+    });
+  });
+
+  it('a gated pod gets its initial attempt time only when ungated; attempts survive requeues', () => {
+    const { q, clock } = newQueue(
+      {
+        SchedulingGates: [
+          { event: { resource: 'Pod', action: ActionType.UpdatePodSchedulingGatesEliminated } },
+        ],
+      },
+      { preEnqueuePlugins: { 'default-scheduler': [schedulingGates] } },
+    );
+    q.add(pod('x', { gates: ['g'] }));
+    clock.advance(7000);
+    q.update(pod('x', { gates: ['g'] }), pod('x'));
+    const p = q.pop()!;
+    expect(p.initialAttemptTimestamp).toBe(7000);
+    expect(p.timestamp).toBe(0);
+    // The gate's plugin stays among the rejectors until a cycle overwrites them; an error here.
+    expect(p.unschedulablePlugins).toEqual(new Set(['SchedulingGates']));
+    p.unschedulablePlugins = new Set();
+    q.addUnschedulableIfNotPresent(p, 1);
+    clock.advance(3000);
+    q.flushBackoffQCompleted();
+    const again = q.pop()!;
+    expect([again.attempts, again.initialAttemptTimestamp]).toEqual([2, 7000]);
+  });
+
+  it('a pod tried again gets a fresh timestamp and goes behind pods of its priority', () => {
+    const { q, clock } = newQueue();
+    q.add(pod('first'));
+    clock.advance(10);
+    q.add(pod('second'));
+    const p = q.pop()!;
+    expect(p.pod.metadata.name).toBe('first');
+    clock.advance(10);
+    q.addUnschedulableIfNotPresent(p, 1);
+    clock.advance(3000);
+    q.flushBackoffQCompleted();
+    expect(q.pop()?.pod.metadata.name).toBe('second');
+    expect(q.pop()?.pod.metadata.name).toBe('first');
+  });
+});
