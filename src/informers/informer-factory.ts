@@ -34,6 +34,13 @@ export interface InformerFactoryConfig {
   fifo?: FifoMode;
   scheduler?: SharedInformerConfig['scheduler'];
   logger?: Logger;
+  /**
+   * `explicit` (default, client-go's): informers run only once `start()` is called, so every handler
+   * registered before it sees the initial list, and they stop for good at `shutdown()`. `refCount`: they
+   * also start with their first handler or subscriber and stop when the last leaves (the standalone
+   * informer's default).
+   */
+  lifecycle?: SharedInformerConfig['lifecycle'];
 }
 
 /** Options of one informer of a factory. */
@@ -64,7 +71,7 @@ export interface InformerFactory {
    * @returns by resource name, whether it synced before `signal` aborted
    */
   waitForCacheSync(signal?: AbortSignal): Promise<Record<string, boolean>>;
-  /** Releases what `start` holds; informers stop once nothing else uses them. Later `start` calls do nothing. */
+  /** Releases what `start` holds: informers stop (for good, with the explicit lifecycle). Later `start` calls do nothing. */
   shutdown(): void;
 }
 
@@ -78,8 +85,11 @@ export function resourceName(resource: ResourceDescriptor, metadataOnly = false)
  * A factory of shared informers over one ApiClient: `forResource` returns the same informer for the same
  * resource, so every part of a program shares one list-watch and one cache per resource.
  *
- * Lifecycle: `start()` holds every informer created so far (handlers and `events()` subscribers start
- * them too, and they stop when nothing uses them); `shutdown()` releases the holds.
+ * Lifecycle (client-go's by default): `start()` starts every informer created so far, after the
+ * controllers have registered their handlers, so each handler sees the whole initial list once;
+ * `shutdown()` stops them for good, and a handler added after that throws `InformerStoppedError`. With
+ * `lifecycle: 'refCount'`, handlers and `events()` subscribers start informers too, and they stop when
+ * nothing uses them.
  *
  * @example
  * const factory = informerFactory({ client: api, transform: dropManagedFields });
@@ -131,6 +141,7 @@ export function informerFactory(config: InformerFactoryConfig): InformerFactory 
     const out: Omit<SharedInformerConfig, 'source'> = {
       name,
       defaultResyncMs: config.customResyncMs?.[name] ?? config.defaultResyncMs ?? 0,
+      lifecycle: config.lifecycle ?? 'explicit',
     };
     if (config.transform) out.transform = config.transform;
     if (config.listWatch) out.listWatch = config.listWatch;

@@ -10,9 +10,9 @@ import {
   type SchedulerAction,
   type SchedulerLike,
   type Subscriber,
-  type Subscription,
+  Subscription,
 } from 'rxjs';
-import { InvalidConfigError } from '../../operators/errors.ts';
+import { InvalidConfigError, KubeRxError } from '../../operators/errors.ts';
 import { type FifoMode, FifoQueue } from '../../operators/fifo-queue.ts';
 import {
   createIndexedStore,
@@ -56,6 +56,25 @@ export interface SharedInformerConfig<T extends KubeObject = KubeObject> {
   /** Clock for resync timers and the list-watch; default `asyncScheduler`. */
   scheduler?: SchedulerLike;
   logger?: Logger;
+  /**
+   * When the list-watch runs.
+   * - `refCount` (default for a standalone informer): it starts with the first handler, subscriber or
+   *   `start()` hold and stops when the last leaves; a later user starts it again with a fresh list.
+   * - `explicit` (client-go's, and the informer factory's default): only `start()` starts it; handlers
+   *   added before it all see the initial list; once the last `start()` hold is released the informer has
+   *   stopped for good, and adding a handler throws {@link InformerStoppedError}.
+   */
+  lifecycle?: 'refCount' | 'explicit';
+}
+
+/** A handler was added to an informer that has stopped (client-go's AddEventHandler error). */
+export class InformerStoppedError extends KubeRxError {
+  constructor(handler: string) {
+    super(
+      'KUBE_RX_INFORMER_STOPPED',
+      `handler ${handler} was not added to shared informer because it has stopped already`,
+    );
+  }
 }
 
 /** Options of one handler or one `events()` / `handle()` subscription. */
@@ -92,6 +111,10 @@ export interface SharedInformer<T extends KubeObject = KubeObject> {
   readonly hasSynced$: Observable<boolean>;
   /** The list-watch's health (distinct states). Observing it does not start the informer. */
   readonly health$: Observable<ReflectorHealth>;
+  /** With the `explicit` lifecycle: true once started and stopped again, for good (client-go's IsStopped). */
+  isStopped(): boolean;
+  /** {@link isStopped} as an observable (distinct). Observing it does not start the informer. */
+  readonly isStopped$: Observable<boolean>;
   /** True once the first list has been processed into the store (client-go's HasSynced). */
   hasSynced(): boolean;
   /** The current immutable snapshot (client-go's GetStore / GetIndexer). */
@@ -196,6 +219,8 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
   #published: IndexedStore<T> | undefined;
   #run: Run<T> | undefined;
   #users = 0;
+  readonly #explicit: boolean;
+  readonly #stopped$ = new BehaviorSubject(false);
   #resyncCheckMs: number;
   #lastRV = '';
   #processing = false;
@@ -230,6 +255,11 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
       component: 'sharedInformer',
       informer: this.name,
     });
+    const lifecycle = config.lifecycle ?? 'refCount';
+    if (lifecycle !== 'refCount' && lifecycle !== 'explicit') {
+      throw new InvalidConfigError('lifecycle', `must be 'refCount' or 'explicit', got ${String(lifecycle)}`);
+    }
+    this.#explicit = lifecycle === 'explicit';
     this.#defaultResyncMs = resync;
     this.#resyncCheckMs = resync;
     this.#mode = mode;
@@ -245,9 +275,9 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     return new Observable<IndexedStore<T>>((subscriber: Subscriber<IndexedStore<T>>) => {
       subscriber.next(this.getStore());
       this.#storeSinks.add(subscriber);
-      this.#acquire();
+      if (!this.#explicit) this.#acquire();
       return () => {
-        if (this.#storeSinks.delete(subscriber)) this.#release();
+        if (this.#storeSinks.delete(subscriber) && !this.#explicit) this.#release();
       };
     });
   }
@@ -258,6 +288,14 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
 
   get health$(): Observable<ReflectorHealth> {
     return this.#health$.asObservable();
+  }
+
+  get isStopped$(): Observable<boolean> {
+    return this.#stopped$.asObservable();
+  }
+
+  isStopped(): boolean {
+    return this.#stopped$.value;
   }
 
   get running(): boolean {
@@ -320,6 +358,10 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
   }
 
   start(): Subscription {
+    if (this.#stopped$.value) {
+      this.#logger.warn('the informer has stopped; running it more than once is not allowed');
+      return Subscription.EMPTY;
+    }
     const hold = new Observable<never>(() => {
       this.#acquire();
       return () => this.#release();
@@ -346,6 +388,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     options: ListenerOptions,
     sink: ListenerSink,
   ): InformerListener<T> {
+    if (this.#stopped$.value) throw new InformerStoppedError(options.name ?? `${this.name}/handler`);
     const started = this.#run !== undefined;
     const resync = registerResync(
       options.resyncPeriodMs ?? this.#defaultResyncMs,
@@ -378,14 +421,14 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
       }
     }
     listener.setInformerSynced(this.#synced$.value);
-    this.#acquire();
+    if (!this.#explicit) this.#acquire();
     return listener;
   }
 
   #removeListener(listener: InformerListener<T>): void {
     if (!this.#listeners.delete(listener)) return;
     listener.close();
-    this.#release();
+    if (!this.#explicit) this.#release();
   }
 
   #pumpOne(listener: InformerListener<T>): void {
@@ -468,6 +511,7 @@ class SharedIndexInformer<T extends KubeObject> implements SharedInformer<T> {
     const run = this.#run;
     if (!run) return;
     this.#run = undefined;
+    if (this.#explicit) this.#stopped$.next(true);
     run.ended = true;
     run.source?.unsubscribe();
     run.resync?.unsubscribe();

@@ -125,6 +125,7 @@ describe('informerFactory', () => {
     const informer = factory.forResource(PODS, { indexers: { byName: (o) => [o.metadata?.name ?? ''] } });
     const syncs: string[] = [];
     informer.addEventHandler({ onUpdate: (_o, n) => void syncs.push(n.metadata!.name!) });
+    factory.start();
     expect(informer.getStore().getByKey('n/a')?.metadata).not.toHaveProperty('managedFields');
     clock.advance(10_000);
     expect(syncs).toEqual(['a']);
