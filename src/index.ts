@@ -195,6 +195,7 @@ export {
 // Shared informers and their factory
 export {
   type HandlerRegistration,
+  InformerStoppedError,
   type ListenerOptions,
   type SharedInformer,
   type SharedInformerConfig,
