@@ -246,6 +246,17 @@ export class PriorityQueue {
     return [...this.inFlight.values()].map((n) => n.pod!);
   }
 
+  /**
+   * The in-flight list in order: popped pods (`{ pod }`) interleaved with the events recorded while
+   * pods were in flight (`{ event }`), for inspection and tests.
+   */
+  inFlightEntries(): ({ pod: Pod } | { event: ClusterEvent })[] {
+    const out: ({ pod: Pod } | { event: ClusterEvent })[] = [];
+    for (let n = this.inFlightHead; n; n = n.next)
+      out.push(n.pod ? { pod: n.pod } : { event: n.event!.event });
+    return out;
+  }
+
   /** Number of events recorded while pods are in flight (bounded: pruned as pods are done). */
   inFlightEventsCount(): number {
     return this.inFlightEventCount;

@@ -4,14 +4,17 @@ import type { Pod } from '../../../../operators/api/core-v1.ts';
 import {
   ActionType,
   type ClusterEvent,
+  type ClusterEventWithHint,
   FORCE_ACTIVATE,
   UNSCHEDULABLE_TIMEOUT,
 } from '../../../../operators/scheduling/framework/interface.ts';
 import {
+  clusterEventLabel,
   EVENT_ASSIGNED_POD_ADD,
   EVENT_NODE_ADD,
 } from '../../../../operators/scheduling/queue/cluster-events.ts';
 import type { QueueingStrategy } from '../../../../operators/scheduling/queue/priority-queue.ts';
+import type { QueuedPodInfo } from '../../../../operators/scheduling/queue/queued-pod-info.ts';
 import { names, newQueue, pod, popAndReject, queueHint, schedulingGates, skipHint } from './fixtures.ts';
 
 const NODE_UPDATE_LABEL: ClusterEvent = { resource: 'Node', action: ActionType.UpdateNodeLabel };
@@ -824,5 +827,195 @@ describe('PriorityQueue backoff flow and per-pod metrics', () => {
     q.flushBackoffQCompleted();
     expect(q.pop()?.pod.metadata.name).toBe('second');
     expect(q.pop()?.pod.metadata.name).toBe('first');
+  });
+});
+
+describe('PriorityQueue in-flight pods and events (after Test_InFlightPods)', () => {
+  const PV_ADD: ClusterEvent = { resource: 'PersistentVolume', action: ActionType.Add };
+  const PVC_ADD: ClusterEvent = { resource: 'PersistentVolumeClaim', action: ActionType.Add };
+  const CSI_NODE_UPDATE: ClusterEvent = { resource: 'CSINode', action: ActionType.Update };
+  type Step =
+    | { popped: string }
+    | { event: ClusterEvent }
+    | { requeue: string; unschedulable?: string[]; pending?: string[] };
+  // Every plugin listens to the storage and node events (so they are recorded); hints on AssignedPodAdd vary.
+  const listenAll = (plugin: string) =>
+    [PV_ADD, PVC_ADD, CSI_NODE_UPDATE, EVENT_NODE_ADD, EVENT_ASSIGNED_POD_ADD].map((event) => ({
+      event,
+      plugin,
+    }));
+  it.each<{
+    name: string;
+    pods: string[];
+    steps: Step[];
+    hints?: Record<string, 'Queue' | 'QueueSkip'>;
+    inFlight: string[];
+    entries: string[];
+    active?: string[];
+    backoff?: string[];
+    unschedulable?: string[];
+  }>([
+    {
+      name: 'a popped pod is in flight; events before the pop are not recorded, events after are',
+      pods: ['p1'],
+      steps: [{ event: PVC_ADD }, { popped: 'p1' }, { event: PV_ADD }],
+      inFlight: ['p1'],
+      entries: ['p1', 'PersistentVolumeAdd'],
+    },
+    {
+      name: 'requeueing the first popped pod drops the events only it needed',
+      pods: ['p1', 'p2'],
+      steps: [
+        { event: PVC_ADD },
+        { popped: 'p1' },
+        { event: PV_ADD },
+        { popped: 'p2' },
+        { event: EVENT_NODE_ADD },
+        { requeue: 'p1' },
+      ],
+      inFlight: ['p2'],
+      entries: ['p2', 'NodeAdd'],
+      backoff: ['p1'],
+    },
+    {
+      name: 'requeueing every in-flight pod empties the list',
+      pods: ['p1', 'p2'],
+      steps: [
+        { popped: 'p1' },
+        { event: PV_ADD },
+        { popped: 'p2' },
+        { event: EVENT_NODE_ADD },
+        { requeue: 'p1' },
+        { event: CSI_NODE_UPDATE },
+        { requeue: 'p2' },
+      ],
+      inFlight: [],
+      entries: [],
+      backoff: ['p1', 'p2'],
+    },
+    {
+      name: 'requeueing a middle pod keeps everything the first one needs',
+      pods: ['p1', 'p2', 'p3'],
+      steps: [
+        { popped: 'p1' },
+        { event: PV_ADD },
+        { popped: 'p2' },
+        { event: EVENT_NODE_ADD },
+        { popped: 'p3' },
+        { event: EVENT_ASSIGNED_POD_ADD },
+        { requeue: 'p2' },
+      ],
+      inFlight: ['p1', 'p3'],
+      entries: ['p1', 'PersistentVolumeAdd', 'NodeAdd', 'p3', 'AssignedPodAdd'],
+      backoff: ['p2'],
+    },
+    {
+      name: 'a wildcard event before the pop does not count for it',
+      pods: ['p1'],
+      steps: [
+        { event: UNSCHEDULABLE_TIMEOUT },
+        { popped: 'p1' },
+        { event: EVENT_ASSIGNED_POD_ADD },
+        { requeue: 'p1', unschedulable: ['fooPlugin1'] },
+      ],
+      hints: { fooPlugin1: 'QueueSkip' },
+      inFlight: [],
+      entries: [],
+      unschedulable: ['p1'],
+    },
+    {
+      name: 'no rejecting plugin: to backoffQ whatever the hints',
+      pods: ['p1'],
+      steps: [{ popped: 'p1' }, { event: EVENT_ASSIGNED_POD_ADD }, { requeue: 'p1' }],
+      hints: { fooPlugin1: 'Queue' },
+      inFlight: [],
+      entries: [],
+      backoff: ['p1'],
+    },
+    {
+      name: 'no event its rejector registered: to unschedulablePods',
+      pods: ['p1'],
+      steps: [{ popped: 'p1' }, { event: EVENT_NODE_ADD }, { requeue: 'p1', unschedulable: ['fooPlugin1'] }],
+      hints: { fooPlugin1: 'Queue' },
+      inFlight: [],
+      entries: [],
+      unschedulable: ['p1'],
+    },
+    {
+      name: 'a Queue from a Pending plugin: straight to activeQ',
+      pods: ['p1'],
+      steps: [
+        { popped: 'p1' },
+        { event: EVENT_ASSIGNED_POD_ADD },
+        { requeue: 'p1', unschedulable: ['fooPlugin2', 'fooPlugin3'], pending: ['fooPlugin1'] },
+      ],
+      hints: { fooPlugin3: 'QueueSkip', fooPlugin2: 'Queue', fooPlugin1: 'Queue' },
+      inFlight: [],
+      entries: [],
+      active: ['p1'],
+    },
+    {
+      name: 'a Queue from one rejector beats a QueueSkip from another: backoffQ',
+      pods: ['p1'],
+      steps: [
+        { popped: 'p1' },
+        { event: EVENT_ASSIGNED_POD_ADD },
+        { requeue: 'p1', unschedulable: ['fooPlugin1', 'fooPlugin2'] },
+      ],
+      hints: { fooPlugin2: 'QueueSkip', fooPlugin1: 'Queue' },
+      inFlight: [],
+      entries: [],
+      backoff: ['p1'],
+    },
+    {
+      name: 'an event seen while another pod was in flight still counts',
+      pods: ['p1', 'p2'],
+      steps: [
+        { popped: 'p1' },
+        { event: EVENT_NODE_ADD },
+        { popped: 'p2' },
+        { event: EVENT_ASSIGNED_POD_ADD },
+        { requeue: 'p1' },
+        { requeue: 'p2', unschedulable: ['fooPlugin2', 'fooPlugin3'], pending: ['fooPlugin1'] },
+      ],
+      hints: { fooPlugin3: 'QueueSkip', fooPlugin2: 'Queue', fooPlugin1: 'Queue' },
+      inFlight: [],
+      entries: [],
+      active: ['p2'],
+    },
+  ])('$name', ({ pods, steps, hints, inFlight, entries, active, backoff, unschedulable }) => {
+    const registered: Record<string, ClusterEventWithHint[]> = { storage: listenAll('storage') };
+    for (const [plugin, answer] of Object.entries(hints ?? {})) {
+      registered[plugin] = [
+        { event: EVENT_ASSIGNED_POD_ADD, hint: answer === 'Queue' ? queueHint : skipHint },
+      ];
+    }
+    const { q, clock } = newQueue(registered);
+    for (const n of pods) {
+      q.add(pod(n));
+      clock.advance(1);
+    }
+    const popped = new Map<string, QueuedPodInfo>();
+    for (const step of steps) {
+      if ('popped' in step) {
+        const p = q.pop()!;
+        expect(p.pod.metadata.name).toBe(step.popped);
+        popped.set(step.popped, p);
+      } else if ('event' in step) {
+        q.moveAllToActiveOrBackoffQueue(step.event);
+      } else {
+        const p = popped.get(step.requeue)!;
+        p.unschedulablePlugins = new Set(step.unschedulable ?? []);
+        p.pendingPlugins = new Set(step.pending ?? []);
+        expect(q.addUnschedulableIfNotPresent(p, q.schedulingCycle())).toBeUndefined();
+      }
+    }
+    expect(names(q.inFlightPods())).toEqual(inFlight);
+    expect(
+      q.inFlightEntries().map((e) => ('pod' in e ? e.pod.metadata.name : clusterEventLabel(e.event))),
+    ).toEqual(entries);
+    if (active) expect(names(q.podsInActiveQ())).toEqual(active);
+    if (backoff) expect(names(q.podsInBackoffQ())).toEqual(backoff);
+    if (unschedulable) expect(names(q.unschedulablePods())).toEqual(unschedulable);
   });
 });
