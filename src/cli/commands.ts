@@ -8,6 +8,7 @@ import { apiserverCommand } from '../apiserver/command.ts';
 import { podConfigCommand } from '../kubelet/pod-config-command.ts';
 import { leaderElectCommand } from '../leader-election/command.ts';
 import { upCommand } from '../node-agent/up-command.ts';
+import { schedulerCommand } from '../scheduler/command.ts';
 
 /** Factories of the CLI's subcommands, in the order `--help` lists them. */
 export const commands: (() => Command)[] = [
@@ -20,4 +21,5 @@ export const commands: (() => Command)[] = [
       }),
     }),
   () => leaderElectCommand(),
+  () => schedulerCommand(),
 ];

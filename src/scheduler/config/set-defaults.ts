@@ -113,9 +113,9 @@ export function setDefaults(
   }
   const enableProfiling = config.enableProfiling ?? true;
   return {
-    ...config,
     apiVersion: config.apiVersion ?? SCHEDULER_CONFIG_API_VERSION,
     kind: config.kind ?? SCHEDULER_CONFIG_KIND,
+    ...config,
     parallelism: config.parallelism ?? 16,
     percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
     podInitialBackoffSeconds: config.podInitialBackoffSeconds ?? 1,
