@@ -169,6 +169,7 @@ export class PriorityQueue {
   private readonly allRegistered: ClusterEvent[] = [];
   private readonly pluginEvents = new Map<string, ClusterEvent[]>();
   private readonly namespaceLabels: (ns: string) => Readonly<Record<string, string>> | undefined;
+  private readonly podLister: ((namespace: string, name: string) => Pod | undefined) | undefined;
   private readonly selectorCache = new WeakMap<object, LabelSelector>();
   private readonly listeners = new Set<() => void>();
   private depth = 0;
@@ -190,6 +191,7 @@ export class PriorityQueue {
     this.podMaxInUnschedulablePodsDurationMs = config.podMaxInUnschedulablePodsDurationMs ?? 5 * 60_000;
     this.preEnqueue = config.preEnqueuePlugins ?? {};
     this.namespaceLabels = config.namespaceLabels ?? (() => undefined);
+    this.podLister = config.podLister;
     this.activeQ = new KeyedHeap((p: QueuedPodInfo) => podKey(p.pod), this.less);
     this.backoffQ = new BackoffQueue({
       now: () => this.scheduler.now(),
@@ -288,12 +290,17 @@ export class PriorityQueue {
     return this.backoffQ.get(key) ?? this.unschedulable.get(key)?.info ?? this.activeQ.get(key);
   }
 
-  /** The pods nominated to `nodeName`, in nomination order, as their queued versions when queued. */
+  /**
+   * The pods nominated to `nodeName`, in nomination order: their queued version when queued, else
+   * the pod lister's (an in-flight pod), else a bare pod with only its name, namespace and uid.
+   */
   nominatedPodsForNode(nodeName: string): PodInfo[] {
     return this.nominator.podsForNode(nodeName).map((ref) => {
       const key = `${ref.namespace}/${ref.name}`;
       const queued = this.activeQ.get(key) ?? this.unschedulable.get(key)?.info ?? this.backoffQ.get(key);
       if (queued) return queued.podInfo;
+      const current = this.podLister?.(ref.namespace, ref.name);
+      if (current && current.metadata.uid === ref.uid) return newPodInfo(current);
       return newPodInfo({
         metadata: { name: ref.name, namespace: ref.namespace, uid: ref.uid },
         spec: { containers: [] },
@@ -634,8 +641,7 @@ export class PriorityQueue {
     oldObj: KubeObject | undefined,
     newObj: KubeObject | undefined,
   ): QueueingStrategy {
-    const rejectors = new Set([...p.unschedulablePlugins, ...p.pendingPlugins]);
-    if (rejectors.size === 0) return 'queueAfterBackoff';
+    if (p.unschedulablePlugins.size === 0 && p.pendingPlugins.size === 0) return 'queueAfterBackoff';
     if (clusterEventIsWildCard(event)) {
       if (newObj !== undefined && newObj.metadata?.uid !== p.pod.metadata.uid) return 'queueSkip';
       return 'queueAfterBackoff';
@@ -650,7 +656,8 @@ export class PriorityQueue {
     }
     let strategy: QueueingStrategy = 'queueSkip';
     for (const h of hints) {
-      if (!rejectors.has(h.plugin) || !matchClusterEvents(h.event, event)) continue;
+      if (!(p.unschedulablePlugins.has(h.plugin) || p.pendingPlugins.has(h.plugin))) continue;
+      if (!matchClusterEvents(h.event, event)) continue;
       let queue = true;
       if (h.hint && this.queueingHintsEnabled) {
         try {

@@ -1019,3 +1019,23 @@ describe('PriorityQueue in-flight pods and events (after Test_InFlightPods)', ()
     if (unschedulable) expect(names(q.unschedulablePods())).toEqual(unschedulable);
   });
 });
+
+describe('PriorityQueue nominatedPodsForNode', () => {
+  it('gives the queued version, else the lister version, else a bare pod', () => {
+    const live = pod('x', { nominatedNodeName: 'n1', cpu: '500m' });
+    for (const withLister of [true, false]) {
+      const { q } = newQueue(
+        {},
+        withLister ? { podLister: (_ns, name) => (name === 'x' ? live : undefined) } : {},
+      );
+      q.add(live);
+      expect(q.nominatedPodsForNode('n1')[0]?.requests.milliCPU).toBe(500);
+      q.pop();
+      const [info] = q.nominatedPodsForNode('n1');
+      expect(info?.pod.metadata.name).toBe('x');
+      expect(info?.requests.milliCPU).toBe(withLister ? 500 : 0);
+      q.deleteNominatedPodIfExists(live);
+      expect(q.nominatedPodsForNode('n1')).toEqual([]);
+    }
+  });
+});
