@@ -1,7 +1,7 @@
 // Writes a container's stdout and stderr to a CRI log file, splitting bytes into full and partial lines.
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CRI_LOG_MAX_LINE_BYTES, type CriLogStream, criLogTimestamp } from './cri-log.ts';
+import { CRI_LOG_MAX_LINE_BYTES, type CriLogStream, criLogTimestamp, msToNanos } from './cri-log.ts';
 
 /** A log file being written; feed it raw output chunks, then `end()` once the streams have closed. */
 export interface CriLogWriter {
@@ -31,13 +31,13 @@ export function criLogWriter(path: string, config: CriLogWriterConfig = {}): Cri
   const out = createWriteStream(path, { flags: 'a' });
   out.on('error', () => {});
   const pending: Record<CriLogStream, Buffer> = { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
-  let last = 0;
+  let last = 0n;
   let ended: Promise<void> | undefined;
 
   const entry = (stream: CriLogStream, tag: 'F' | 'P', content: Buffer) => {
     // Strictly increasing timestamps keep the order of lines visible to `--since` and `--timestamps`.
-    let t = now();
-    if (t <= last) t = last + 1e-6;
+    let t = msToNanos(now());
+    if (t <= last) t = last + 1n;
     last = t;
     out.write(Buffer.concat([Buffer.from(`${criLogTimestamp(t)} ${stream} ${tag} `), content, NEWLINE]));
   };

@@ -1,7 +1,16 @@
 // CRI container log files: format one line, parse lines back, and read a file as the kubelet's /containerLogs does.
 import { watch as watchFile } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  defer,
+  EMPTY,
+  map,
+  Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+  takeWhile,
+} from 'rxjs';
 import { InvalidInputError } from '../../operators/errors.ts';
 
 /**
@@ -35,14 +44,22 @@ export const CRI_LOG_MAX_LINE_BYTES = 16 * 1024;
 
 /**
  * An RFC3339Nano timestamp in UTC with nine fraction digits (containerd's fixed-width layout).
- * @param ms milliseconds since the epoch, fractional ms give the sub-ms digits
+ * @param at ms since the epoch (a fraction gives sub-ms digits, to the ~0.25 µs a double holds), or
+ *   a bigint of ns since the epoch for exact nanoseconds
  */
-export function criLogTimestamp(ms: number): string {
-  const whole = Math.floor(ms);
-  const nanosInMs = Math.min(999_999, Math.max(0, Math.round((ms - whole) * 1e6)));
+export function criLogTimestamp(at: number | bigint): string {
+  const ns = typeof at === 'bigint' ? at : msToNanos(at);
+  const whole = Number(ns / 1_000_000n);
+  const nanos = Number(ns % 1_000_000_000n);
   const iso = new Date(whole).toISOString(); // 2026-11-24T21:49:10.123Z
-  const nanos = (whole % 1000) * 1_000_000 + nanosInMs;
   return `${iso.slice(0, 19)}.${String(nanos).padStart(9, '0')}Z`;
+}
+
+/** ms since the epoch (with a fraction) as integer ns. */
+export function msToNanos(ms: number): bigint {
+  const whole = Math.floor(ms);
+  const sub = Math.min(999_999, Math.max(0, Math.round((ms - whole) * 1e6)));
+  return BigInt(whole) * 1_000_000n + BigInt(sub);
 }
 
 /**
@@ -321,31 +338,18 @@ export interface CriLogOutputOptions {
  */
 export function criLogOutput(options: CriLogOutputOptions = {}): OperatorFunction<CriLogEntry, Buffer> {
   return (source) =>
-    new Observable<Buffer>((subscriber) => {
+    defer(() => {
       let left = options.limitBytes ?? Number.POSITIVE_INFINITY;
-      if (left <= 0) {
-        subscriber.complete();
-        return;
-      }
-      const sub = source.subscribe({
-        next: (entry) => {
+      if (left <= 0) return EMPTY;
+      return source.pipe(
+        map((entry) => {
           const text = `${options.timestamps ? `${entry.timestamp} ` : ''}${entry.content}${entry.partial ? '' : '\n'}`;
           let bytes = Buffer.from(text, 'utf8');
-          if (bytes.length >= left) {
-            bytes = bytes.subarray(0, left);
-            left = 0;
-            subscriber.next(bytes);
-            subscriber.complete();
-            sub?.unsubscribe();
-            return;
-          }
+          if (bytes.length > left) bytes = bytes.subarray(0, left);
           left -= bytes.length;
-          subscriber.next(bytes);
-        },
-        error: (e: unknown) => subscriber.error(e),
-        complete: () => subscriber.complete(),
-      });
-      if (left === 0) sub.unsubscribe();
-      return sub;
+          return bytes;
+        }),
+        takeWhile(() => left > 0, true),
+      );
     });
 }
