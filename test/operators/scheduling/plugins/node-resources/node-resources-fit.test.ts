@@ -401,7 +401,8 @@ describe('LeastAllocated', () => {
 });
 
 describe('MostAllocated', () => {
-  const most = (resources?: ResourceSpec[]) => fitPlugin({ scoringStrategy: { type: 'MostAllocated', resources } });
+  const most = (resources?: ResourceSpec[]) =>
+    fitPlugin({ scoringStrategy: { type: 'MostAllocated', resources } });
   it.each<[string, Pod, Node[], Pod[], number[], ResourceSpec[]?]>([
     [
       'nothing scheduled, nothing requested',
