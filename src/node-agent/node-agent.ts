@@ -17,6 +17,8 @@ import { dropManagedFields } from '../informers/drop-managed-fields.ts';
 import { informerFactory } from '../informers/informer-factory.ts';
 import type { SharedInformer } from '../informers/shared-informer.ts';
 import { kubeletPodConfig } from '../kubelet/kubelet-pod-config.ts';
+import { ensureSystemPriorityClasses } from '../scheduler/ensure-system-priority-classes.ts';
+import { startScheduler } from '../scheduler/start-scheduler.ts';
 import { type HealthServer, type ReadinessSource, startHealthServer } from './health-server.ts';
 import { nodeLease } from './node-lease.ts';
 import { describeNode, registerNode } from './register-node.ts';
@@ -48,6 +50,11 @@ export interface NodeAgentOptions {
   healthPort?: number;
   /** How often the node lease is renewed; default 10 000 ms. */
   nodeLeaseRenewMs?: number;
+  /**
+   * Run kube-rx's scheduler in the agent (no leader election), so pods get bound to nodes. Default: only
+   * with the embedded API server (a real cluster has its own kube-scheduler).
+   */
+  runScheduler?: boolean;
   /** Client-side write rate limit (`--kube-api-qps`, `--kube-api-burst`). */
   qps?: number;
   burst?: number;
@@ -178,6 +185,18 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
+    if (options.runScheduler ?? embedded !== undefined) {
+      if (embedded) await ensureSystemPriorityClasses(client, options.logger);
+      const scheduler = await startScheduler({
+        client,
+        informers: factory,
+        config: { leaderElection: { leaderElect: false } },
+        metricsRegistry: registry,
+        logger: options.logger,
+      });
+      cleanup.push(() => scheduler.stop());
+      logger.info('scheduler running');
+    }
     const readinessSources = (): ReadinessSource[] =>
       ['informer:pods', 'informer:nodes'].map((name) => ({ name, health: () => health.get(name) }));
     const healthServer: HealthServer = await startHealthServer(
