@@ -8,7 +8,8 @@ import {
   labelSelectorFromObject,
   labelSelectorFromRequirements,
 } from '../../../label-selector.ts';
-import { podRequiredNodeAffinityMatches, untoleratedDoNotScheduleTaint } from './node-inclusion.ts';
+import { type RequiredNodeAffinity, requiredNodeAffinity } from '../helpers/node-selector.ts';
+import { findMatchingUntoleratedTaint } from '../helpers/toleration.ts';
 
 /**
  * One constraint as the plugin evaluates it. Invariants: `minDomains` >= 1; the policies are set
@@ -90,11 +91,31 @@ export function nodeHasAllTopologyKeys(node: Node, constraints: readonly SpreadC
   return constraints.every((c) => Object.hasOwn(labels, c.topologyKey));
 }
 
-/** Whether the node counts for the constraint under its nodeAffinityPolicy and nodeTaintsPolicy. */
+const requiredAffinityCache = new WeakMap<Pod, RequiredNodeAffinity>();
+
+/** The pod's nodeSelector and required node affinity, compiled once per Pod object. */
+function requiredAffinityOf(pod: Pod): RequiredNodeAffinity {
+  let compiled = requiredAffinityCache.get(pod);
+  if (!compiled) {
+    compiled = requiredNodeAffinity(pod);
+    requiredAffinityCache.set(pod, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Whether the node counts for the constraint: with nodeAffinityPolicy Honor it must pass the pod's
+ * nodeSelector and required node affinity; with nodeTaintsPolicy Honor the pod must tolerate its
+ * NoSchedule/NoExecute taints.
+ */
 export function matchesNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node): boolean {
-  if (c.nodeAffinityPolicy === 'Honor' && !podRequiredNodeAffinityMatches(pod, node)) return false;
-  if (c.nodeTaintsPolicy === 'Honor' && untoleratedDoNotScheduleTaint(node, pod.spec.tolerations))
+  if (c.nodeAffinityPolicy === 'Honor' && !requiredAffinityOf(pod).match(node)) return false;
+  if (
+    c.nodeTaintsPolicy === 'Honor' &&
+    findMatchingUntoleratedTaint(node.spec?.taints, pod.spec.tolerations)
+  ) {
     return false;
+  }
   return true;
 }
 
