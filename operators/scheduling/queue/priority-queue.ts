@@ -735,6 +735,7 @@ export class PriorityQueue {
       this.logger.error({ pod: podKey(p.pod) }, "in flight entity isn't found in the scheduling queue");
       return 'queueAfterBackoff';
     }
+    if (this.inFlightEventCount === 0) return 'queueSkip';
     let strategy: QueueingStrategy = 'queueSkip';
     for (let n = node.next; n; n = n.next) {
       if (!n.event) continue;
