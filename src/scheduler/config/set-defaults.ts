@@ -72,8 +72,8 @@ export function enabledPluginNames(plugins: Plugins | undefined): string[] {
 }
 
 function argsWithKind(name: string, args: Args): Args {
-  const { kind: _k, apiVersion: _a, ...rest } = args;
-  return { kind: `${name}Args`, apiVersion: SCHEDULER_CONFIG_API_VERSION, ...rest };
+  const { kind, apiVersion, ...rest } = args;
+  return { kind: kind ?? `${name}Args`, apiVersion: apiVersion ?? SCHEDULER_CONFIG_API_VERSION, ...rest };
 }
 
 /** Defaults one profile: merged plugins, then defaulted args for every enabled in-tree plugin. */

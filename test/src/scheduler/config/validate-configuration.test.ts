@@ -1,0 +1,225 @@
+// validateConfiguration and parseSchedulerConfig: cases in the spirit of upstream's validation_test.go, each error naming its field.
+import { describe, expect, it } from 'vitest';
+import { formatFieldError } from '../../../../src/scheduler/config/field-error.ts';
+import { parseSchedulerConfig } from '../../../../src/scheduler/config/load-config.ts';
+import { setDefaults } from '../../../../src/scheduler/config/set-defaults.ts';
+import type { KubeSchedulerConfiguration } from '../../../../src/scheduler/config/types.ts';
+import { validateConfiguration } from '../../../../src/scheduler/config/validate-configuration.ts';
+
+const KNOWN = new Set([
+  'SchedulingGates',
+  'PrioritySort',
+  'NodeUnschedulable',
+  'NodeName',
+  'TaintToleration',
+  'NodeAffinity',
+  'NodePorts',
+  'NodeResourcesFit',
+  'PodTopologySpread',
+  'InterPodAffinity',
+  'DefaultPreemption',
+  'NodeResourcesBalancedAllocation',
+  'ImageLocality',
+  'DefaultBinder',
+  'CustomSort',
+]);
+
+const errorsOf = (config: KubeSchedulerConfiguration) =>
+  validateConfiguration(setDefaults(config), { knownPlugins: KNOWN }).map(formatFieldError);
+
+describe('validateConfiguration', () => {
+  it('accepts the defaults and a two-profile configuration', () => {
+    expect(errorsOf({})).toEqual([]);
+    expect(errorsOf({ profiles: [{ schedulerName: 'a' }, { schedulerName: 'b' }] })).toEqual([]);
+  });
+
+  it.each([
+    [
+      'parallelism',
+      { parallelism: -1 },
+      'parallelism: Invalid value: -1: should be an integer value greater than zero',
+    ],
+    [
+      'a profile without a name',
+      { profiles: [{ schedulerName: 'a' }, {}] },
+      'profiles[1].schedulerName: Required value',
+    ],
+    [
+      'duplicate profile names',
+      { profiles: [{ schedulerName: 'a' }, { schedulerName: 'a' }] },
+      'profiles[1].schedulerName: Duplicate value: "a"',
+    ],
+    [
+      'a different queueSort in the second profile',
+      {
+        profiles: [
+          { schedulerName: 'a' },
+          {
+            schedulerName: 'b',
+            plugins: { queueSort: { enabled: [{ name: 'CustomSort' }], disabled: [{ name: '*' }] } },
+          },
+        ],
+      },
+      'profiles[1].plugins.queueSort: Invalid value: {"enabled":[{"name":"CustomSort"}],"disabled":[{"name":"*"}]}: must be the same for all profiles',
+    ],
+    [
+      'percentageOfNodesToScore above 100',
+      { percentageOfNodesToScore: 110 },
+      'percentageOfNodesToScore: Invalid value: 110: not in valid range [0-100]',
+    ],
+    [
+      'a profile percentageOfNodesToScore below 0',
+      { profiles: [{ percentageOfNodesToScore: -1 }] },
+      'profiles[0].percentageOfNodesToScore: Invalid value: -1: not in valid range [0-100]',
+    ],
+    [
+      'podInitialBackoffSeconds 0',
+      { podInitialBackoffSeconds: 0 },
+      'podInitialBackoffSeconds: Invalid value: 0: must be greater than 0',
+    ],
+    [
+      'podMaxBackoffSeconds below the initial',
+      { podInitialBackoffSeconds: 5, podMaxBackoffSeconds: 2 },
+      'podMaxBackoffSeconds: Invalid value: 2: must be greater than or equal to PodInitialBackoffSeconds',
+    ],
+    [
+      'a resourceLock other than leases',
+      { leaderElection: { resourceLock: 'configmaps' } },
+      'leaderElection.resourceLock: Invalid value: "configmaps": resourceLock value must be "leases"',
+    ],
+    [
+      'a lease duration not above the renew deadline',
+      { leaderElection: { leaseDuration: '10s', renewDeadline: '10s' } },
+      'leaderElection.leaseDuration: Invalid value: "10s": LeaseDuration must be greater than RenewDeadline',
+    ],
+    [
+      'a removed plugin',
+      { profiles: [{ plugins: { filter: { enabled: [{ name: 'EBSLimits' }] } } }] },
+      'profiles[0].plugins.filter.enabled[0]: Invalid value: "EBSLimits": was invalid in version "kubescheduler.config.k8s.io/v1" (KubeSchedulerConfiguration is version "kubescheduler.config.k8s.io/v1")',
+    ],
+    [
+      'an unknown plugin',
+      { profiles: [{ plugins: { score: { enabled: [{ name: 'NoSuchPlugin' }] } } }] },
+      'profiles[0].plugins.score.enabled[0]: Invalid value: "NoSuchPlugin": plugin "NoSuchPlugin" does not exist',
+    ],
+    [
+      'plugin config given twice',
+      { profiles: [{ pluginConfig: [{ name: 'NodeAffinity' }, { name: 'NodeAffinity' }] }] },
+      'profiles[0].pluginConfig[1]: Duplicate value: "NodeAffinity"',
+    ],
+    [
+      'DefaultPreemption with both minimums zero',
+      {
+        profiles: [
+          {
+            pluginConfig: [
+              {
+                name: 'DefaultPreemption',
+                args: { minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 0 },
+              },
+            ],
+          },
+        ],
+      },
+      'profiles[0].pluginConfig[0].args.minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as minCandidateNodesAbsolute',
+    ],
+    [
+      'InterPodAffinity with a weight above 100',
+      { profiles: [{ pluginConfig: [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: 101 } }] }] },
+      'profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]',
+    ],
+    [
+      'NodeResourcesFit with an unknown strategy',
+      {
+        profiles: [
+          { pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'Random' } } }] },
+        ],
+      },
+      'profiles[0].pluginConfig[0].args.scoringStrategy.type: Unsupported value: "Random": supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"',
+    ],
+    [
+      'NodeResourcesBalancedAllocation with a weight above 100',
+      {
+        profiles: [
+          {
+            pluginConfig: [
+              {
+                name: 'NodeResourcesBalancedAllocation',
+                args: { resources: [{ name: 'cpu', weight: 200 }] },
+              },
+            ],
+          },
+        ],
+      },
+      'profiles[0].pluginConfig[0].args.resources[0].weight: Invalid value: 200: resource weight of cpu not in valid range [1, 100]',
+    ],
+    [
+      'args of another kind',
+      { profiles: [{ pluginConfig: [{ name: 'InterPodAffinity', args: { kind: 'NodeAffinityArgs' } }] }] },
+      'profiles[0].pluginConfig[0].args: Invalid value: "NodeAffinityArgs": has to match plugin args',
+    ],
+    [
+      'two binding extenders',
+      {
+        extenders: [
+          { urlPrefix: 'http://a', bindVerb: 'bind' },
+          { urlPrefix: 'http://b', bindVerb: 'bind' },
+        ],
+      },
+      'extenders: Invalid value: "found 2 extenders implementing bind": only one extender can implement bind',
+    ],
+    [
+      'a prioritizing extender without weight',
+      { extenders: [{ urlPrefix: 'http://a', prioritizeVerb: 'prioritize' }] },
+      'extenders[0].weight: Invalid value: 0: must have a positive weight applied to it',
+    ],
+  ] as [string, KubeSchedulerConfiguration, string][])('refuses %s', (_name, config, message) => {
+    expect(errorsOf(config)).toContain(message);
+  });
+
+  it('refuses an empty profile list (validation alone, before defaulting adds one)', () => {
+    const c = { ...setDefaults({}), profiles: [] };
+    expect(validateConfiguration(c).map(formatFieldError)).toContain('profiles: Required value');
+  });
+});
+
+describe('parseSchedulerConfig', () => {
+  it('reads YAML and defaults it', () => {
+    const c = parseSchedulerConfig(
+      'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: a\n- schedulerName: b\n',
+    );
+    expect(c.profiles!.map((p) => p.schedulerName)).toEqual(['a', 'b']);
+    expect(c.parallelism).toBe(16);
+  });
+
+  it.each([
+    [
+      'a profile without a name',
+      'profiles:\n- schedulerName: a\n- {}\n',
+      'profiles[1].schedulerName',
+      'profiles[1].schedulerName: Required value',
+    ],
+    [
+      'an unknown field',
+      'profiles:\n- schedulerName: a\n  color: red\n',
+      'profiles[0].color',
+      'unknown field',
+    ],
+    [
+      'another apiVersion',
+      'apiVersion: kubescheduler.config.k8s.io/v1beta3\n',
+      'apiVersion',
+      'Unsupported value',
+    ],
+    ['text that is not YAML', 'profiles: [\n', 'cfg.yaml', 'not YAML'],
+  ])('refuses %s, naming the field', (_name, text, field, message) => {
+    let thrown: unknown;
+    try {
+      parseSchedulerConfig(text, 'cfg.yaml');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'KUBE_RX_INVALID_CONFIG', field });
+    expect((thrown as Error).message).toContain(message);
+  });
+});
