@@ -49,11 +49,11 @@ export interface SchedulingQueue {
  * kube-scheduler's scheduling queue as an RxJS shape around a {@link PriorityQueue}.
  *
  * ```
- * add(a) add(b)        pop() pop()   (a and b equal priority; a first)
- *   a      b            a|    b|
- * flushes$: ---1s---1s---1s---...  (whole-second ticks: flushBackoffQCompleted)
- *           ----------30s----...   (flushUnschedulablePodsLeftover)
+ * a fails with an error at 0 s (backoff 1 s; pop from backoffQ off):
+ * flushes$  ---------1s---------2s----...   flushBackoffQCompleted on whole seconds (and leftovers every 30 s)
+ * pop()     -------------------(a|)          the 1 s flush still sees a's window as current; the 2 s one moves it
  * ```
+ * (the first marble test in test/operators/scheduling/queue/scheduling-queue.test.ts)
  *
  * @example
  * const { queue, run } = schedulingQueue({ less, preEnqueuePlugins, queueingHints, scheduler });

@@ -1039,3 +1039,59 @@ describe('PriorityQueue nominatedPodsForNode', () => {
     }
   });
 });
+
+describe('PriorityQueue pending pods gauge (after TestPendingPodsMetric)', () => {
+  it.each([
+    {
+      name: 'adds go to active',
+      ops: ['add a', 'add b'],
+      want: { active: 2, backoff: 0, unschedulable: 0, gated: 0 },
+    },
+    {
+      name: 'a rejection goes to unschedulable, an error to backoff',
+      ops: ['add a', 'add b', 'reject', 'error'],
+      want: { active: 0, backoff: 1, unschedulable: 1, gated: 0 },
+    },
+    {
+      name: 'a node event moves the rejected pod after its backoff',
+      ops: ['add a', 'reject', 'wait', 'node'],
+      want: { active: 1, backoff: 0, unschedulable: 0, gated: 0 },
+    },
+    {
+      name: 'a gated pod is counted as gated only',
+      ops: ['gate g'],
+      want: { active: 0, backoff: 0, unschedulable: 0, gated: 1 },
+    },
+    {
+      name: 'deletes take pods out of every count',
+      ops: ['add a', 'add b', 'gate g', 'reject', 'delete a', 'delete b', 'delete g'],
+      want: { active: 0, backoff: 0, unschedulable: 0, gated: 0 },
+    },
+  ])('$name', ({ ops, want }) => {
+    const gauges: Record<string, number> = { active: 0, backoff: 0, unschedulable: 0, gated: 0 };
+    const { q, clock } = newQueue(
+      { P: [{ event: EVENT_NODE_ADD }] },
+      {
+        preEnqueuePlugins: { 'default-scheduler': [schedulingGates] },
+        metrics: {
+          pendingPods: (queue, n) => {
+            gauges[queue] = n;
+          },
+        },
+      },
+    );
+    for (const op of ops) {
+      const [verb, arg] = op.split(' ');
+      if (verb === 'add') {
+        q.add(pod(arg!));
+        clock.advance(1);
+      } else if (verb === 'gate') q.add(pod(arg!, { gates: ['x'] }));
+      else if (verb === 'reject') q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+      else if (verb === 'error') q.addUnschedulableIfNotPresent(popAndReject(q), q.schedulingCycle());
+      else if (verb === 'wait') clock.advance(5000);
+      else if (verb === 'node') q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+      else if (verb === 'delete') q.delete(pod(arg!));
+    }
+    expect(gauges).toEqual(want);
+  });
+});

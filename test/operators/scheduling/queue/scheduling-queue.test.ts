@@ -250,3 +250,19 @@ describe('schedulingQueue teardown and config', () => {
     },
   );
 });
+
+describe('schedulingQueue on the real clock', () => {
+  it('leaves no timer handle once run is unsubscribed', () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const { queue, run } = schedulingQueue();
+    const sub = run((p) => {
+      queue.done(p.uid);
+      return EMPTY;
+    }).subscribe();
+    queue.add(pod('a'));
+    expect(timers()).toBeGreaterThan(before);
+    sub.unsubscribe();
+    expect(timers()).toBe(before);
+  });
+});
