@@ -307,3 +307,34 @@ describe('DefaultPreemption PostFilter', () => {
     expect(newPodInfo(low('x', 'n', '2')).requests.milliCPU).toBe(2000);
   });
 });
+
+describe('DefaultPreemption with the real NodeResourcesFit', () => {
+  it('nominates the node whose low-priority pod makes room', async () => {
+    const pod = preemptor('3');
+    const bench = preemptionBench({
+      nodes: [makeNode('node1'), makeNode('node2')],
+      pods: [high('vip', 'node1', '4'), low('p2', 'node2', '2'), low('p3', 'node2', '1')],
+      known: [pod],
+      realFit: true,
+    });
+    const out = await bench.postFilter(pod);
+    expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node2');
+    // 4 cpu, 3 used: evicting p2 frees enough; p3 is reprieved
+    expect(bench.calls.filter((c) => c.verb === 'deletePod').map((c) => c.pod)).toEqual(['p2']);
+  });
+
+  it('a request larger than any node’s allocatable is not helped by preemption', async () => {
+    const pod = preemptor('5');
+    const bench = preemptionBench({
+      nodes: [makeNode('node1')],
+      pods: [low('p1', 'node1', '1')],
+      known: [pod],
+      realFit: true,
+    });
+    const { statuses } = bench.filterAll(pod);
+    const out = await bench.postFilter(pod);
+    expect(out.status?.code).toBe('Unschedulable');
+    expect(out.status?.reasons[0]).toMatch(/^preemption: 0\/1 nodes are available: 1 /);
+    expect(statuses.statuses.get('node1')?.code).toBeDefined();
+  });
+});

@@ -11,12 +11,15 @@ import {
   defaultPreemptionFactory,
 } from '../../../../../operators/scheduling/plugins/default-preemption/default-preemption.ts';
 import { interPodAffinityFactory } from '../../../../../operators/scheduling/plugins/inter-pod-affinity/inter-pod-affinity.ts';
+import { newNodeResourcesFit } from '../../../../../operators/scheduling/plugins/node-resources/node-resources-fit.ts';
 import { podTopologySpreadFactory } from '../../../../../operators/scheduling/plugins/pod-topology-spread/pod-topology-spread.ts';
 import { type ClusterOptions, makeCluster, TEST_FIT } from './cluster.ts';
 
 export interface BenchOptions extends Omit<ClusterOptions, 'registry'> {
   /** Also run PodTopologySpread and InterPodAffinity (PreFilter + Filter). */
   withPodPlugins?: boolean;
+  /** Use the real NodeResourcesFit instead of the bench's TestResourceFit. */
+  realFit?: boolean;
   args?: Record<string, unknown>;
   random?: (n: number) => number;
 }
@@ -26,13 +29,15 @@ export function preemptionBench(o: BenchOptions) {
     DefaultPreemption: defaultPreemptionFactory({ random: o.random ?? (() => 0) }),
     PodTopologySpread: podTopologySpreadFactory(),
     InterPodAffinity: interPodAffinityFactory(),
+    NodeResourcesFit: newNodeResourcesFit,
   };
   const podPlugins = o.withPodPlugins ? ['PodTopologySpread', 'InterPodAffinity'] : [];
+  const fit = o.realFit ? 'NodeResourcesFit' : TEST_FIT;
   const cluster = makeCluster({
     ...o,
     registry,
-    preFilter: podPlugins,
-    filter: [TEST_FIT, ...podPlugins],
+    preFilter: o.realFit ? [fit, ...podPlugins] : podPlugins,
+    filter: [fit, ...podPlugins],
     postFilter: ['DefaultPreemption'],
     pluginArgs: { DefaultPreemption: o.args ?? {} },
   });
