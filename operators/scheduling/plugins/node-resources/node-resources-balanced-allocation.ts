@@ -2,7 +2,7 @@
 import type { Pod } from '../../../api/core-v1.ts';
 import type { CycleState, PluginFactory, PreScorePlugin, ScorePlugin } from '../../framework/interface.ts';
 import type { NodeInfo } from '../../framework/node-info.ts';
-import { newStatus, type Status } from '../../framework/status.ts';
+import { asStatus, newStatus, type Status } from '../../framework/status.ts';
 import { PLUGIN_NAMES } from '../names.ts';
 import {
   defaultNodeResourcesBalancedAllocationArgs,
@@ -30,6 +30,7 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    if (this.scorer.resources.length === 0) return asStatus(new Error('resources not found'));
     const list = state.read<number[]>(PRE_SCORE_KEY) ?? this.scorer.podRequestList(pod);
     return this.scorer.score(nodeInfo, list);
   }

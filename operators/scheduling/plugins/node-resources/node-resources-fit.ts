@@ -255,6 +255,7 @@ export class NodeResourcesFit
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    if (this.scorer.resources.length === 0) return asStatus(new Error('resources not found'));
     const list = state.read<number[]>(PRE_SCORE_KEY) ?? this.scorer.podRequestList(pod);
     return this.scorer.score(nodeInfo, list);
   }
