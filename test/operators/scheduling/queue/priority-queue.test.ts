@@ -8,12 +8,16 @@ import {
   FORCE_ACTIVATE,
   UNSCHEDULABLE_TIMEOUT,
 } from '../../../../operators/scheduling/framework/interface.ts';
+import { newStatus } from '../../../../operators/scheduling/framework/status.ts';
 import {
   clusterEventLabel,
   EVENT_ASSIGNED_POD_ADD,
   EVENT_NODE_ADD,
 } from '../../../../operators/scheduling/queue/cluster-events.ts';
-import type { QueueingStrategy } from '../../../../operators/scheduling/queue/priority-queue.ts';
+import {
+  isPodUpdated,
+  type QueueingStrategy,
+} from '../../../../operators/scheduling/queue/priority-queue.ts';
 import type { QueuedPodInfo } from '../../../../operators/scheduling/queue/queued-pod-info.ts';
 import { names, newQueue, pod, popAndReject, queueHint, schedulingGates, skipHint } from './fixtures.ts';
 
@@ -1093,5 +1097,170 @@ describe('PriorityQueue pending pods gauge (after TestPendingPodsMetric)', () =>
       else if (verb === 'delete') q.delete(pod(arg!));
     }
     expect(gauges).toEqual(want);
+  });
+});
+
+describe('PriorityQueue more upstream cases', () => {
+  const podEvents = {
+    InterPodAffinity: [{ event: { resource: 'Pod', action: ActionType.All } as ClusterEvent }],
+  };
+
+  it('an assigned pod label update considers only pods with a term matching the new labels', () => {
+    const { q, clock } = newQueue(podEvents);
+    const waiting = pod('waiting');
+    waiting.spec.affinity = {
+      podAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { topologyKey: 'zone', labelSelector: { matchLabels: { app: 'db' } } },
+        ],
+      },
+    };
+    q.add(waiting);
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'InterPodAffinity'), 1);
+    clock.advance(5000);
+    const event = { resource: 'AssignedPod', action: ActionType.UpdatePodLabel } as ClusterEvent;
+    q.assignedPodUpdated(
+      pod('x', { nodeName: 'n' }),
+      pod('x', { nodeName: 'n', labels: { app: 'web' } }),
+      event,
+    );
+    expect(q.whereIs('ns', 'waiting')).toBe('unschedulable');
+    q.assignedPodUpdated(
+      pod('x', { nodeName: 'n' }),
+      pod('x', { nodeName: 'n', labels: { app: 'db' } }),
+      event,
+    );
+    expect(q.whereIs('ns', 'waiting')).toBe('active');
+  });
+
+  it.each([
+    { name: 'a namespace selector matching the namespace labels', labels: { team: 'a' }, want: 'active' },
+    { name: 'a namespace selector not matching', labels: { team: 'b' }, want: 'unschedulable' },
+    { name: 'a namespace without labels', labels: undefined, want: 'unschedulable' },
+  ])('affinity terms with $name', ({ labels, want }) => {
+    const { q, clock } = newQueue(podEvents, {
+      namespaceLabels: (ns) => (ns === 'other' ? labels : undefined),
+    });
+    const waiting = pod('waiting');
+    waiting.spec.affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          {
+            topologyKey: 'zone',
+            labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['db'] }] },
+            namespaceSelector: { matchLabels: { team: 'a' } },
+          },
+        ],
+      },
+    };
+    q.add(waiting);
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'InterPodAffinity'), 1);
+    clock.advance(5000);
+    q.assignedPodAdded(pod('db', { namespace: 'other', nodeName: 'n', labels: { app: 'db' } }));
+    expect(q.whereIs('ns', 'waiting')).toBe(want);
+  });
+
+  it('an update making several events moves the pod on the first one a hint queues', () => {
+    const calls: string[] = [];
+    const { q, clock } = newQueue({
+      P: [
+        {
+          event: { resource: 'Pod', action: ActionType.UpdatePodLabel },
+          hint: () => {
+            calls.push('label');
+            return 'QueueSkip';
+          },
+        },
+        {
+          event: { resource: 'Pod', action: ActionType.UpdatePodToleration },
+          hint: () => {
+            calls.push('toleration');
+            return 'Queue';
+          },
+        },
+      ],
+    });
+    q.add(pod('x'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), 1);
+    clock.advance(5000);
+    const next = pod('x', { labels: { a: 'b' } });
+    next.spec.tolerations = [{ key: 'k', operator: 'Exists' }];
+    q.update(pod('x'), next);
+    expect(calls).toEqual(['label', 'toleration']);
+    expect(q.whereIs('ns', 'x')).toBe('active');
+  });
+
+  it('a PreEnqueue plugin that gates a pod on its way into backoffQ keeps it in unschedulablePods (pop from backoffQ)', () => {
+    let gate = false;
+    const preemption = {
+      name: 'DefaultPreemption',
+      preEnqueue: () => (gate ? newStatus('Pending', 'preempting') : undefined),
+    };
+    const { q } = newQueue(
+      { P: [{ event: EVENT_NODE_ADD }], DefaultPreemption: [{ event: FORCE_ACTIVATE }] },
+      { preEnqueuePlugins: { 'default-scheduler': [preemption] } },
+    );
+    q.add(pod('x'));
+    const p = popAndReject(q, 'P');
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    gate = true;
+    q.addUnschedulableIfNotPresent(p, 1);
+    expect(q.whereIs('ns', 'x')).toBe('unschedulable');
+    expect(p.gatingPlugin).toBe('DefaultPreemption');
+    // Once preemption is over, activating the pod runs PreEnqueue again and it goes to activeQ.
+    gate = false;
+    q.activate([pod('x')]);
+    expect(q.whereIs('ns', 'x')).toBe('active');
+  });
+
+  it('the leftover flush sends a pod still backing off to backoffQ', () => {
+    const { q, clock } = newQueue(
+      { P: [{ event: EVENT_NODE_ADD }] },
+      { podMaxInUnschedulablePodsDurationMs: 500, podInitialBackoffMs: 10_000, podMaxBackoffMs: 10_000 },
+    );
+    q.add(pod('x'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), 1);
+    clock.advance(1000);
+    q.flushUnschedulablePodsLeftover();
+    expect(q.whereIs('ns', 'x')).toBe('backoff');
+  });
+
+  it('close wakes the ready listeners', () => {
+    const { q } = newQueue();
+    let woken = 0;
+    const remove = q.onReady(() => woken++);
+    q.add(pod('a'));
+    expect(woken).toBe(1);
+    q.close();
+    expect(woken).toBe(2);
+    remove();
+    q.close();
+    expect(woken).toBe(2);
+  });
+});
+
+describe('isPodUpdated (hints off)', () => {
+  const base = pod('x', { resourceVersion: '1' });
+  it.each([
+    { name: 'only resourceVersion changed', next: pod('x', { resourceVersion: '2' }), want: false },
+    {
+      name: 'only status changed',
+      next: { ...base, status: { phase: 'Pending', conditions: [] } },
+      want: false,
+    },
+    {
+      name: 'finalizers and managedFields changed',
+      next: { ...base, metadata: { ...base.metadata, finalizers: ['f'], managedFields: [{}] } },
+      want: false,
+    },
+    { name: 'labels changed', next: pod('x', { resourceVersion: '1', labels: { a: 'b' } }), want: true },
+    { name: 'spec changed', next: pod('x', { resourceVersion: '1', priority: 5 }), want: true },
+    {
+      name: 'resource claim statuses changed',
+      next: { ...base, status: { resourceClaimStatuses: [{ name: 'c' }] } },
+      want: true,
+    },
+  ])('$name', ({ next, want }) => {
+    expect(isPodUpdated(base, next as Pod)).toBe(want);
   });
 });
