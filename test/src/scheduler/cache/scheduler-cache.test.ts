@@ -24,6 +24,9 @@ const node = (name: string, zone?: string, images: { names: string[]; sizeBytes:
   status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' }, images },
 });
 
+/** The last of its arguments, evaluated in order (steps of one case). */
+const last = <T>(...steps: T[]): T => steps[steps.length - 1]!;
+
 const requested = (cache: SchedulerCache, n: string) => {
   const info = cache.nodeInfo(n);
   return info
@@ -91,22 +94,22 @@ describe('SchedulerCache pod states', () => {
   it.each([
     [
       'assuming a pod twice',
-      (c: SchedulerCache) => (c.assumePod(pod('a', 'n1')), c.assumePod(pod('a', 'n1'))),
+      (c: SchedulerCache) => last(c.assumePod(pod('a', 'n1')), c.assumePod(pod('a', 'n1'))),
       "pod ns/a(uid-a) is in the cache, so can't be assumed",
     ],
     [
       'adding a pod twice',
-      (c: SchedulerCache) => (c.addPod(pod('a', 'n1')), c.addPod(pod('a', 'n1'))),
+      (c: SchedulerCache) => last(c.addPod(pod('a', 'n1')), c.addPod(pod('a', 'n1'))),
       'pod ns/a(uid-a) was already in added state',
     ],
     [
       'updating an assumed pod',
-      (c: SchedulerCache) => (c.assumePod(pod('a', 'n1')), c.updatePod(pod('a', 'n1'), pod('a', 'n1'))),
+      (c: SchedulerCache) => last(c.assumePod(pod('a', 'n1')), c.updatePod(pod('a', 'n1'), pod('a', 'n1'))),
       'pod ns/a(uid-a) is not added to scheduler cache, so cannot be updated',
     ],
     [
       'updating a pod onto another node',
-      (c: SchedulerCache) => (c.addPod(pod('a', 'n1')), c.updatePod(pod('a', 'n1'), pod('a', 'n2'))),
+      (c: SchedulerCache) => last(c.addPod(pod('a', 'n1')), c.updatePod(pod('a', 'n1'), pod('a', 'n2'))),
       'cache corrupted',
     ],
     [
@@ -116,12 +119,12 @@ describe('SchedulerCache pod states', () => {
     ],
     [
       'forgetting a pod that was added, not assumed',
-      (c: SchedulerCache) => (c.addPod(pod('a', 'n1')), c.forgetPod(pod('a', 'n1'))),
+      (c: SchedulerCache) => last(c.addPod(pod('a', 'n1')), c.forgetPod(pod('a', 'n1'))),
       "pod ns/a(uid-a) wasn't assumed so cannot be forgotten",
     ],
     [
       'forgetting a pod assumed on another node',
-      (c: SchedulerCache) => (c.assumePod(pod('a', 'n1')), c.forgetPod(pod('a', 'n2'))),
+      (c: SchedulerCache) => last(c.assumePod(pod('a', 'n1')), c.forgetPod(pod('a', 'n2'))),
       'pod ns/a(uid-a) was assumed on n2 but assigned to n1',
     ],
     ['removing an unknown node', (c: SchedulerCache) => c.removeNode(node('n9')), 'node n9 is not found'],
@@ -222,18 +225,20 @@ describe('SchedulerCache.updateSnapshot', () => {
   });
 
   it.each([
-    ['add nodes then pods', (c: SchedulerCache) => (c.addNode(node('x')), c.addPod(pod('p', 'x')))],
+    ['add nodes then pods', (c: SchedulerCache) => last(c.addNode(node('x')), c.addPod(pod('p', 'x')))],
     ['remove a node', (c: SchedulerCache) => c.removeNode(node('n1'))],
-    ['assume then forget', (c: SchedulerCache) => (c.assumePod(pod('q', 'n2')), c.forgetPod(pod('q', 'n2')))],
+    [
+      'assume then forget',
+      (c: SchedulerCache) => last(c.assumePod(pod('q', 'n2')), c.forgetPod(pod('q', 'n2'))),
+    ],
     [
       'update a node into another zone',
       (c: SchedulerCache) => c.updateNode(node('n2', 'b'), node('n2', 'z')),
     ],
     [
       'remove a pod from a ghost',
-      (c: SchedulerCache) => (
-        c.addPod(pod('g', 'n1')), c.removeNode(node('n1')), c.removePod(pod('g', 'n1'))
-      ),
+      (c: SchedulerCache) =>
+        last(c.addPod(pod('g', 'n1')), c.removeNode(node('n1')), c.removePod(pod('g', 'n1'))),
     ],
   ] as [string, (c: SchedulerCache) => void][])(
     'after "%s" the incremental snapshot equals a fresh one',
