@@ -1,5 +1,5 @@
 // Writes a container's stdout and stderr to a CRI log file, splitting bytes into full and partial lines.
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CRI_LOG_MAX_LINE_BYTES, type CriLogStream, criLogTimestamp, msToNanos } from './cri-log.ts';
 
@@ -28,7 +28,8 @@ export function criLogWriter(path: string, config: CriLogWriterConfig = {}): Cri
   const now = config.now ?? (() => performance.timeOrigin + performance.now());
   const max = Math.max(4, config.maxLineBytes ?? CRI_LOG_MAX_LINE_BYTES);
   mkdirSync(dirname(path), { recursive: true });
-  const out = createWriteStream(path, { flags: 'a' });
+  // Opened synchronously so the file exists as soon as the container starts (a reader may come at once).
+  const out = createWriteStream(path, { fd: openSync(path, 'a') });
   out.on('error', () => {});
   const pending: Record<CriLogStream, Buffer> = { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
   let last = 0n;

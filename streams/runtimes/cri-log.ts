@@ -1,6 +1,6 @@
 // CRI container log files: format one line, parse lines back, and read a file as the kubelet's /containerLogs does.
 import { watch as watchFile } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import {
   asyncScheduler,
   defer,
@@ -160,6 +160,9 @@ const READ_CHUNK = 64 * 1024;
  * tail 2:  ---b--c---------------d--------!
  * ```
  *
+ * A follower that finds the file rotated (renamed away and a new file at `path`) goes on with the new
+ * file from its start, as the kubelet's reader does; a file truncated in place is read again from the top.
+ *
  * Teardown: unsubscribing closes the file, the watcher and the poll timer; a read in flight is dropped.
  * An unreadable file (e.g. missing) is an error on the stream.
  *
@@ -212,6 +215,17 @@ export function readCriLog(path: string, options: ReadCriLogOptions = {}): Obser
           nl = data.indexOf(10);
         }
         rest = Buffer.from(data);
+      }
+      if (options.follow && !closed) {
+        const current = await stat(path).catch(() => undefined);
+        if (current && current.ino !== (await handle.stat()).ino) {
+          // Rotated (renamed away, a new file in its place): go on with the new file from its start.
+          await handle.close();
+          handle = await open(path, 'r');
+          offset = 0;
+          rest = Buffer.alloc(0);
+          await readMore();
+        }
       }
     };
 

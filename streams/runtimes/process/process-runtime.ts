@@ -78,6 +78,8 @@ interface ContainerRecord {
   exited: Promise<void>;
   markExited: () => void;
   terminating: boolean;
+  /** Set once startContainer launches it; stop and close wait for the launch first. */
+  starting?: Promise<void>;
   lastCpu?: { nanos: number; at: number };
 }
 
@@ -305,114 +307,20 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
     async startContainer(containerId) {
       open();
       const c = containerOf(containerId);
-      if (c.status.state !== 'CONTAINER_CREATED') {
+      if (c.status.state !== 'CONTAINER_CREATED' || c.starting) {
         throw new RuntimeStateError(
           `container ${containerId} is in ${c.status.state} state, only CONTAINER_CREATED can be started`,
         );
       }
-      const argv = commandLine(c.config, knownImages);
-      if (typeof argv === 'string') {
-        c.status = { ...c.status, startedAt: now() };
-        startError(c, argv);
-        return;
-      }
-      const nsMode = namespaces();
-      const log = criLogWriter(c.status.logPath);
-      const keepPwd = c.env.PWD !== undefined;
-      let child: ChildProcess;
-      if (nsMode.kind === 'none') {
-        const cwd = c.config.workingDir ? mapToHost(c.config.workingDir, c.config.mounts) : undefined;
-        if (cwd !== undefined && !isDirectory(cwd)) {
-          await log.end();
-          startError(
-            c,
-            `chdir to cwd (${JSON.stringify(c.config.workingDir)}) set in config.json failed: no such file or directory`,
-          );
-          return;
-        }
-        const file = isAbsolute(argv[0]!) ? mapToHost(argv[0]!, c.config.mounts) : argv[0]!;
-        child = spawn(file, argv.slice(1), {
-          argv0: argv[0]!,
-          env: c.env,
-          ...(cwd !== undefined ? { cwd } : {}),
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-      } else {
-        const launch = namespacedLaunch(nsMode, {
-          hostname: c.sandbox.hostname,
-          mounts: c.config.mounts,
-          workingDir: c.config.workingDir,
-          keepPwd,
-          argv,
-        });
-        child = spawn(launch.file, launch.args, {
-          env: c.env,
-          cwd: '/',
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-        });
-      }
-      c.child = child;
-      const closed$ = stdioClosed(child);
-      const exit = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) =>
-        child.once('exit', (code, sig) => resolve({ code, sig })),
-      );
-      child.stdout?.on('data', (chunk: Buffer) => log.write('stdout', chunk));
-      child.stderr?.on('data', (chunk: Buffer) => log.write('stderr', chunk));
-
-      // Started: for plain processes once spawned; namespaced once the init says `ok` on fd 3.
-      const started = await new Promise<{ ok: true } | { ok: false; message: string }>((resolve) => {
-        child.once('error', (error: NodeJS.ErrnoException) =>
-          resolve({ ok: false, message: spawnErrorMessage(argv[0]!, error) }),
-        );
-        if (nsMode.kind === 'none') {
-          child.once('spawn', () => resolve({ ok: true }));
-          return;
-        }
-        const status = child.stdio[3] as NodeJS.ReadableStream | null;
-        let said = '';
-        status?.on('data', (d: Buffer) => {
-          said += d.toString();
-          if (said === 'ok') resolve({ ok: true });
-        });
-        status?.on('end', () => {
-          if (said !== 'ok')
-            resolve({ ok: false, message: said || 'the container init exited before starting' });
-        });
-      });
-      if (!started.ok) {
-        c.pgid = child.pid;
-        if (child.pid !== undefined) signal(c, 'SIGKILL');
-        await closed$(1000);
-        await log.end();
-        c.status = { ...c.status, startedAt: now() };
-        startError(c, started.message);
-        return;
-      }
-      c.pgid = child.pid;
-      if (nsMode.kind !== 'none' && child.pid !== undefined) c.initPid = findInit(child.pid);
-      c.status = { ...c.status, state: 'CONTAINER_RUNNING', startedAt: now(), pid: child.pid! };
-      emit('CONTAINER_STARTED_EVENT', c);
-      logger.debug({ container: containerId, pid: child.pid }, 'container started');
-
-      void exit.then(async ({ code, sig }) => {
-        // The main process is gone: the container ends, and what is left of it is killed.
-        signal(c, 'SIGKILL');
-        await closed$(1000);
-        await log.end();
-        const exitCode = code ?? 128 + signalNumber(sig);
-        finish(c, exitCode, exitCode === 0 ? 'Completed' : 'Error');
-      });
+      c.starting = launch(c);
+      await c.starting;
     },
 
     async stopContainer(containerId, timeoutSeconds) {
       open();
       const c = containerOf(containerId);
-      if (c.status.state !== 'CONTAINER_RUNNING') {
-        if (c.child && c.status.state !== 'CONTAINER_EXITED') await c.exited;
-        return;
-      }
+      if (c.starting) await c.starting;
+      if (c.status.state !== 'CONTAINER_RUNNING') return;
       c.terminating = true;
       if (timeoutSeconds <= 0) signal(c, 'SIGKILL');
       else signal(c, 'SIGTERM');
@@ -514,14 +422,11 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
       if (closed) return;
       closed = true;
       const grace = config.closeGraceSeconds ?? 2;
-      const live = [...containers.values()].filter((c) => c.status.state === 'CONTAINER_RUNNING' || c.child);
       for (const child of execs) killGroup(child);
       await Promise.all(
-        live.map(async (c) => {
-          if (c.status.state !== 'CONTAINER_RUNNING') {
-            await c.exited;
-            return;
-          }
+        [...containers.values()].map(async (c) => {
+          if (c.starting) await c.starting;
+          if (c.status.state !== 'CONTAINER_RUNNING') return;
           signal(c, grace > 0 ? 'SIGTERM' : 'SIGKILL');
           const timer = setTimeout(() => signal(c, 'SIGKILL'), grace * 1000);
           await c.exited;
@@ -532,6 +437,104 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
       events.complete();
     },
   };
+
+  /** Launches a created container; resolves once it runs or has failed to start (never rejects). */
+  async function launch(c: ContainerRecord): Promise<void> {
+    const argv = commandLine(c.config, knownImages);
+    if (typeof argv === 'string') {
+      c.status = { ...c.status, startedAt: now() };
+      startError(c, argv);
+      return;
+    }
+    const nsMode = namespaces();
+    const log = criLogWriter(c.status.logPath);
+    const keepPwd = c.env.PWD !== undefined;
+    let child: ChildProcess;
+    if (nsMode.kind === 'none') {
+      const cwd = c.config.workingDir ? mapToHost(c.config.workingDir, c.config.mounts) : undefined;
+      if (cwd !== undefined && !isDirectory(cwd)) {
+        await log.end();
+        startError(
+          c,
+          `chdir to cwd (${JSON.stringify(c.config.workingDir)}) set in config.json failed: no such file or directory`,
+        );
+        return;
+      }
+      const file = isAbsolute(argv[0]!) ? mapToHost(argv[0]!, c.config.mounts) : argv[0]!;
+      child = spawn(file, argv.slice(1), {
+        argv0: argv[0]!,
+        env: c.env,
+        ...(cwd !== undefined ? { cwd } : {}),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } else {
+      const launch = namespacedLaunch(nsMode, {
+        hostname: c.sandbox.hostname,
+        mounts: c.config.mounts,
+        workingDir: c.config.workingDir,
+        keepPwd,
+        argv,
+      });
+      child = spawn(launch.file, launch.args, {
+        env: c.env,
+        cwd: '/',
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      });
+    }
+    c.child = child;
+    const closed$ = stdioClosed(child);
+    const exit = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, sig) => resolve({ code, sig })),
+    );
+    child.stdout?.on('data', (chunk: Buffer) => log.write('stdout', chunk));
+    child.stderr?.on('data', (chunk: Buffer) => log.write('stderr', chunk));
+
+    // Started: for plain processes once spawned; namespaced once the init says `ok` on fd 3.
+    const started = await new Promise<{ ok: true } | { ok: false; message: string }>((resolve) => {
+      child.once('error', (error: NodeJS.ErrnoException) =>
+        resolve({ ok: false, message: spawnErrorMessage(argv[0]!, error) }),
+      );
+      if (nsMode.kind === 'none') {
+        child.once('spawn', () => resolve({ ok: true }));
+        return;
+      }
+      const status = child.stdio[3] as NodeJS.ReadableStream | null;
+      let said = '';
+      status?.on('data', (d: Buffer) => {
+        said += d.toString();
+        if (said === 'ok') resolve({ ok: true });
+      });
+      status?.on('end', () => {
+        if (said !== 'ok')
+          resolve({ ok: false, message: said || 'the container init exited before starting' });
+      });
+    });
+    if (!started.ok) {
+      c.pgid = child.pid;
+      if (child.pid !== undefined) signal(c, 'SIGKILL');
+      await closed$(1000);
+      await log.end();
+      c.status = { ...c.status, startedAt: now() };
+      startError(c, started.message);
+      return;
+    }
+    c.pgid = child.pid;
+    if (nsMode.kind !== 'none' && child.pid !== undefined) c.initPid = findInit(child.pid);
+    c.status = { ...c.status, state: 'CONTAINER_RUNNING', startedAt: now(), pid: child.pid! };
+    emit('CONTAINER_STARTED_EVENT', c);
+    logger.debug({ container: c.status.id, pid: child.pid }, 'container started');
+
+    void exit.then(async ({ code, sig }) => {
+      // The main process is gone: the container ends, and what is left of it is killed.
+      signal(c, 'SIGKILL');
+      await closed$(1000);
+      await log.end();
+      const exitCode = code ?? 128 + signalNumber(sig);
+      finish(c, exitCode, exitCode === 0 ? 'Completed' : 'Error');
+    });
+  }
 
   function running(c: ContainerRecord): ContainerRecord {
     if (c.status.state !== 'CONTAINER_RUNNING') {

@@ -1,5 +1,5 @@
 // CRI log helpers: parsing lines (cases after the kubelet's logs tests), reading with tail/since/follow, output.
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, lastValueFrom, of, take, toArray } from 'rxjs';
@@ -195,6 +195,23 @@ describe('readCriLog', () => {
     );
     await new Promise((r) => setTimeout(r, 100));
     expect(seen).toEqual(['old', 'new', 'in two pieces']);
+  });
+
+  it('follow goes on with the new file after a rotation', async () => {
+    const followed = logFile([{ content: 'before', time: base }]);
+    const seen: string[] = [];
+    const sub = readCriLog(followed, { follow: true, pollIntervalMs: 20 }).subscribe((e) =>
+      seen.push(e.content),
+    );
+    await until(() => seen.length === 1, 'the first line');
+    renameSync(followed, `${followed}.20260101-000000`);
+    writeFileSync(
+      followed,
+      formatCriLogLine({ stream: 'stdout', partial: false, content: 'after', time: base + 1 }),
+    );
+    await until(() => seen.length === 2, 'the line of the new file');
+    sub.unsubscribe();
+    expect(seen).toEqual(['before', 'after']);
   });
 
   it('follow ends with its subscriber: take(n) completes it and releases the file', async () => {

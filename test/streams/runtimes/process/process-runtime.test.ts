@@ -226,6 +226,16 @@ describe('processRuntime: stopping', () => {
     await until(() => !alive(pid), 'the left-behind sleep to be gone');
   });
 
+  it('a stop that arrives while the container is still starting waits for the start, then stops it', async () => {
+    const sandbox = sandboxConfig();
+    const sandboxId = await runtime.runPodSandbox(sandbox);
+    const id = await runtime.createContainer(sandboxId, containerConfig('main', ['sleep', '100']), sandbox);
+    const started = runtime.startContainer(id);
+    await runtime.stopContainer(id, 10);
+    await started;
+    expect(await runtime.containerStatus(id)).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 143 });
+  });
+
   it('stopping an exited container is a no-op; unknown ids reject with KUBE_RX_NOT_FOUND', async () => {
     const { id } = await run(['true']);
     await waitForState(runtime, id, 'CONTAINER_EXITED');
