@@ -1264,3 +1264,50 @@ describe('isPodUpdated (hints off)', () => {
     expect(isPodUpdated(base, next as Pod)).toBe(want);
   });
 });
+
+describe('PriorityQueue priority across sub-queues (after TestHighPriorityBackoff and friends)', () => {
+  it('a high-priority pod backing off does not block a lower-priority pod in activeQ', () => {
+    const { q } = newQueue();
+    q.add(pod('high', { priority: 100 }));
+    q.addUnschedulableIfNotPresent(popAndReject(q), 1);
+    q.add(pod('low', { priority: 1 }));
+    expect(q.pop()?.pod.metadata.name).toBe('low');
+    // activeQ is empty now: popping from backoffQ would take the high one only from podBackoffQ, not the error heap.
+    expect(q.pop()).toBeUndefined();
+  });
+
+  it('pods flushed after five minutes pop by priority', () => {
+    const { q, clock } = newQueue({ P: [{ event: EVENT_NODE_ADD }] });
+    q.add(pod('low', { priority: 1 }));
+    q.add(pod('high', { priority: 100 }));
+    const high = popAndReject(q, 'P');
+    const low = popAndReject(q, 'P');
+    q.addUnschedulableIfNotPresent(low, 2);
+    q.addUnschedulableIfNotPresent(high, 2);
+    clock.advance(5 * 60_000 + 1);
+    q.flushUnschedulablePodsLeftover();
+    expect(q.pop()?.pod.metadata.name).toBe('high');
+    expect(q.pop()?.pod.metadata.name).toBe('low');
+  });
+
+  it('hints off: a matching event moves a pod even when its hint would skip it', () => {
+    const { q, clock } = newQueue(
+      { P: [{ event: EVENT_NODE_ADD, hint: skipHint }] },
+      { queueingHintsEnabled: false },
+    );
+    q.add(pod('x'));
+    q.addUnschedulableIfNotPresent(popAndReject(q, 'P'), q.schedulingCycle());
+    clock.advance(5000);
+    q.moveAllToActiveOrBackoffQueue(EVENT_NODE_ADD);
+    expect(q.whereIs('ns', 'x')).toBe('active');
+  });
+
+  it('hints off: done and the in-flight list are no-ops', () => {
+    const { q } = newQueue({}, { queueingHintsEnabled: false });
+    q.add(pod('x'));
+    const p = q.pop()!;
+    expect(q.inFlightPods()).toEqual([]);
+    q.done(p.uid);
+    expect(q.schedulingCycle()).toBe(1);
+  });
+});
