@@ -96,3 +96,40 @@ export async function getPod(api: ApiClient, name: string, namespace = 'default'
     return undefined;
   }
 }
+
+/**
+ * Polls a pod until `check` holds; returns the pod, or throws naming what was awaited and the last status.
+ *
+ * @param api the client
+ * @param name the pod
+ * @param check what to wait for
+ * @param what its description
+ * @param ms real milliseconds to wait
+ */
+export async function waitForPod(
+  api: ApiClient,
+  name: string,
+  check: (pod: Pod | undefined) => boolean,
+  what: string,
+  ms = 15_000,
+): Promise<Pod | undefined> {
+  const deadline = Date.now() + ms;
+  let pod: Pod | undefined;
+  for (;;) {
+    pod = await getPod(api, name);
+    if (check(pod)) return pod;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${name}: ${what}; last status ${JSON.stringify(pod?.status)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Whether a host process is alive. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
