@@ -141,6 +141,12 @@ export interface ReadCriLogOptions {
   stream?: CriLogStream;
   /** Keep reading appended lines until unsubscribed (`follow`). */
   follow?: boolean;
+  /**
+   * For `follow`: asked each time the reader is at the end of the file with nothing new; once it says
+   * false (the container is not running any more) the stream completes, as the kubelet's follow does.
+   * Without it, a follower runs until unsubscribed.
+   */
+  isRunning?: () => boolean | Promise<boolean>;
   /** How often a follower looks for appended data besides file-change notifications; default 250 ms. */
   pollIntervalMs?: number;
   /** Called with each line that does not parse; such lines are skipped. */
@@ -153,7 +159,8 @@ const READ_CHUNK = 64 * 1024;
 
 /**
  * Reads a CRI log file as entries: the whole file, its last `tailLines`, from `sinceTime`/`sinceSeconds`,
- * and with `follow` every entry appended later (a line is emitted once its `\n` is written).
+ * and with `follow` every entry appended later (a line is emitted once its `\n` is written; without
+ * `follow` a last line not yet ended is emitted too).
  *
  * ```
  * file:    [a][b][c]        append [d]     unsubscribe
@@ -181,12 +188,17 @@ export function readCriLog(path: string, options: ReadCriLogOptions = {}): Obser
     const since = sinceOf(options, scheduler.now());
     const stopWatching: (() => void)[] = [];
 
+    // Without follow, a tail reads exactly that many lines (an unfinished last line is not one of them).
+    let quota =
+      !options.follow && options.tailLines !== undefined ? options.tailLines : Number.POSITIVE_INFINITY;
     const emitLine = (bytes: Buffer) => {
+      if (quota <= 0) return;
       const parsed = parseCriLogLine(bytes.toString('utf8'));
       if (parsed instanceof InvalidInputError) {
         options.onInvalidLine?.(parsed);
         return;
       }
+      quota--;
       if (since !== undefined && parsed.time < since) return;
       if (options.stream && parsed.stream !== options.stream) return;
       subscriber.next(parsed);
@@ -233,9 +245,19 @@ export function readCriLog(path: string, options: ReadCriLogOptions = {}): Obser
       if (closed || pending) return;
       pending = true;
       pump = pump
-        .then(() => {
+        .then(async () => {
           pending = false;
-          return closed ? undefined : readMore();
+          if (closed) return;
+          const before = offset;
+          await readMore();
+          if (closed || offset !== before || !options.isRunning) return;
+          if (await options.isRunning()) return;
+          // Not running any more: take what was written meanwhile, then end.
+          await readMore();
+          if (closed) return;
+          closed = true;
+          for (const stop of stopWatching) stop();
+          subscriber.complete();
         })
         .catch((error: unknown) => {
           if (!closed) subscriber.error(error);
@@ -253,6 +275,8 @@ export function readCriLog(path: string, options: ReadCriLogOptions = {}): Obser
       .then(() => {
         if (closed) return;
         if (!options.follow) {
+          // A last line without its newline is still shown, as the kubelet does when not following.
+          if (rest.length) emitLine(rest);
           subscriber.complete();
           return;
         }
@@ -343,7 +367,7 @@ export interface CriLogOutputOptions {
 
 /**
  * Renders entries as the kubelet writes them to the client: the content, `\n` after a full entry, the
- * timestamp first when asked; completes once `limitBytes` bytes have gone out.
+ * timestamp first when asked (with nine fraction digits); completes once `limitBytes` bytes have gone out.
  *
  * ```
  * entries:  --a(P)--b(F)--c(F)--|
@@ -357,7 +381,8 @@ export function criLogOutput(options: CriLogOutputOptions = {}): OperatorFunctio
       if (left <= 0) return EMPTY;
       return source.pipe(
         map((entry) => {
-          const text = `${options.timestamps ? `${entry.timestamp} ` : ''}${entry.content}${entry.partial ? '' : '\n'}`;
+          const stamp = options.timestamps ? `${fixedNanos(entry.timestamp)} ` : '';
+          const text = `${stamp}${entry.content}${entry.partial ? '' : '\n'}`;
           let bytes = Buffer.from(text, 'utf8');
           if (bytes.length > left) bytes = bytes.subarray(0, left);
           left -= bytes.length;
@@ -366,4 +391,14 @@ export function criLogOutput(options: CriLogOutputOptions = {}): OperatorFunctio
         takeWhile(() => left > 0, true),
       );
     });
+}
+
+/** The timestamp with exactly nine fraction digits (the kubelet's RFC3339NanoFixed output layout). */
+function fixedNanos(timestamp: string): string {
+  return timestamp.replace(
+    /^([^.]*?:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/,
+    (_m, head: string, frac = '', zone: string) => {
+      return `${head}.${frac.padEnd(9, '0')}${zone}`;
+    },
+  );
 }

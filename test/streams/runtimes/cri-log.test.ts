@@ -19,6 +19,7 @@ import { criLogWriter } from '../../../streams/runtimes/cri-log-writer.ts';
 import { until } from '../../helpers/until.ts';
 
 const T = '2016-10-20T18:39:20.57606443Z';
+const T9 = '2016-10-20T18:39:20.576064430Z';
 
 describe('parseCriLogLine', () => {
   it.each([
@@ -142,7 +143,7 @@ describe('readCriLog', () => {
     ]);
   });
 
-  it('skips lines that do not parse and reports them; ignores a last line not yet complete', async () => {
+  it('skips lines that do not parse and reports them; shows a last line not yet ended, except in a tail', async () => {
     const broken = logFile([{ content: 'good', time: base }]);
     appendFileSync(broken, 'garbage line\n');
     appendFileSync(
@@ -153,7 +154,7 @@ describe('readCriLog', () => {
     const entries = await lastValueFrom(
       readCriLog(broken, { onInvalidLine: (e) => bad.push(e) }).pipe(toArray()),
     );
-    expect(contents(entries)).toEqual(['good', 'later']);
+    expect(contents(entries)).toEqual(['good', 'later', 'incompl']);
     expect(bad.map((e) => e.field)).toEqual(['timestamp']);
     expect(contents(await lastValueFrom(readCriLog(broken, { tailLines: 1 }).pipe(toArray())))).toEqual([
       'later',
@@ -195,6 +196,21 @@ describe('readCriLog', () => {
     );
     await new Promise((r) => setTimeout(r, 100));
     expect(seen).toEqual(['old', 'new', 'in two pieces']);
+  });
+
+  it('follow ends once the container is not running and everything written is read', async () => {
+    const followed = logFile([{ content: 'first', time: base }]);
+    let running = true;
+    const done = lastValueFrom(
+      readCriLog(followed, { follow: true, pollIntervalMs: 20, isRunning: () => running }).pipe(toArray()),
+    );
+    await new Promise((r) => setTimeout(r, 60));
+    appendFileSync(
+      followed,
+      formatCriLogLine({ stream: 'stdout', partial: false, content: 'last', time: base + 1 }),
+    );
+    running = false;
+    expect(contents(await done)).toEqual(['first', 'last']);
   });
 
   it('follow goes on with the new file after a rotation', async () => {
@@ -245,7 +261,7 @@ describe('criLogOutput', () => {
 
   it.each([
     ['joins partial lines and ends full ones with a newline', {}, 'hello\nwörld\n'],
-    ['prefixes timestamps', { timestamps: true }, `${T} hel${T} lo\n${T} wörld\n`],
+    ['prefixes timestamps, nine fraction digits', { timestamps: true }, `${T9} hel${T9} lo\n${T9} wörld\n`],
     ['stops at limitBytes', { limitBytes: 7 }, 'hello\nw'],
     ['limitBytes 0 gives nothing', { limitBytes: 0 }, ''],
   ] as const)('%s', async (_name, options, expected) => {
