@@ -2,8 +2,11 @@
 import type { SpreadConstraint } from './spread-constraint.ts';
 
 /**
- * The two domains with the fewest matching pods seen so far. Invariant: `paths[0].count` is the
- * minimum over all domains (`paths[1]` holds some domain with a count >= it, not always the second minimum).
+ * The two domains with the fewest matching pods seen so far. Invariant: after every domain was fed
+ * once, `paths[0].count` is the minimum over all domains as long as later changes touch one domain
+ * only (`paths[1]` holds some domain with a count >= it, not always the second minimum). That is what
+ * a cycle needs: each preemption dry run and each node's nominated pods change one node's domain, on
+ * their own clone of the state.
  */
 export class CriticalPaths {
   readonly paths: [{ value: string; count: number }, { value: string; count: number }] = [

@@ -1,13 +1,15 @@
 // InterPodAffinity PreFilter/Filter: cases from upstream's filtering_test.go, in our own words.
 import { describe, expect, it } from 'vitest';
 import type { Node, Pod, PodAffinityTerm } from '../../../../../operators/api/core-v1.ts';
-import { newPodInfo } from '../../../../../operators/scheduling/framework/node-info.ts';
+import { CycleState } from '../../../../../operators/scheduling/framework/interface.ts';
+import { NodeInfo, newPodInfo } from '../../../../../operators/scheduling/framework/node-info.ts';
 import {
   ERR_REASON_AFFINITY_RULES_NOT_MATCH,
   ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
   type InterPodAffinityDeps,
   interPodAffinityFactory,
+  newInterPodAffinity,
 } from '../../../../../operators/scheduling/plugins/inter-pod-affinity/inter-pod-affinity.ts';
 import { bareNode, makeCluster, makePod } from '../default-preemption/cluster.ts';
 
@@ -300,5 +302,17 @@ describe('InterPodAffinity Filter across nodes', () => {
     expect(framework.runFilterPlugins(copy, pod, m3)?.reasons).toEqual([
       ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
     ]);
+  });
+});
+
+describe('InterPodAffinity without PreFilter', () => {
+  it('Filter, AddPod and Score are Error statuses naming the missing state', () => {
+    const { framework } = makeCluster({ nodes: [], registry: {} });
+    const plugin = newInterPodAffinity({}, framework);
+    const pod = makePod('p');
+    const nodeInfo = new NodeInfo(node1);
+    expect(plugin.filter(new CycleState(), pod, nodeInfo)?.reasons[0]).toContain('PreFilterInterPodAffinity');
+    expect(plugin.addPod(new CycleState(), pod, newPodInfo(pod), nodeInfo)?.code).toBe('Error');
+    expect(plugin.score(new CycleState(), pod, nodeInfo)).toMatchObject({ code: 'Error' });
   });
 });
