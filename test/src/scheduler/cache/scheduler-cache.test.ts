@@ -25,7 +25,7 @@ const node = (name: string, zone?: string, images: { names: string[]; sizeBytes:
 });
 
 /** The last of its arguments, evaluated in order (steps of one case). */
-const last = <T>(...steps: T[]): T => steps[steps.length - 1]!;
+const last = (...steps: unknown[]): unknown => steps[steps.length - 1];
 
 const requested = (cache: SchedulerCache, n: string) => {
   const info = cache.nodeInfo(n);
@@ -128,8 +128,8 @@ describe('SchedulerCache pod states', () => {
       'pod ns/a(uid-a) was assumed on n2 but assigned to n1',
     ],
     ['removing an unknown node', (c: SchedulerCache) => c.removeNode(node('n9')), 'node n9 is not found'],
-  ] as [string, (c: SchedulerCache) => Error | undefined, string][])('refuses %s', (_name, act, message) => {
-    const error = act(new SchedulerCache());
+  ] as [string, (c: SchedulerCache) => unknown, string][])('refuses %s', (_name, act, message) => {
+    const error = act(new SchedulerCache()) as Error | undefined;
     expect(error?.message).toContain(message);
     expect(error).toMatchObject({ code: 'KUBE_RX_SCHEDULER_CACHE' });
   });
