@@ -4,12 +4,14 @@ import {
   catchError,
   defer,
   EMPTY,
-  expand,
   map,
   type Observable,
   of,
+  repeat,
+  retry,
   type SchedulerLike,
   switchMap,
+  throwError,
   timer,
 } from 'rxjs';
 import { type Backoff, exponentialBackoff } from '../../operators/backoff.ts';
@@ -17,6 +19,9 @@ import { ApiError } from '../../operators/errors.ts';
 import { type Lease, microTime } from '../../operators/leader-election-record.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { LeaseClient } from '../../streams/lease-client.ts';
+
+/** Updates tried per renewal before giving up until the next one (maxUpdateRetries). */
+const MAX_UPDATE_RETRIES = 5;
 
 /** The namespace the kubelet keeps node leases in. */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
@@ -37,8 +42,10 @@ export interface NodeLeaseConfig {
 }
 
 /**
- * Keeps the node's Lease fresh: creates it when missing, then renews `spec.renewTime` every renew
- * interval; a failed renew is logged and retried with backoff, never ending the stream.
+ * Keeps the node's Lease fresh as the kubelet's lease controller does: the first sync GETs the lease
+ * (creating it when missing, retried with backoff); later syncs update the lease last written without
+ * a GET, falling back to GET on failure; an update is tried up to 5 times, a conflict re-reads first.
+ * Each sync starts a renew interval after the previous one ended. Never ends on errors.
  *
  * ```
  * renewals: r---------r---------r--   (r = one successful create or update, every renewIntervalMs)
@@ -78,37 +85,97 @@ export function nodeLease(config: NodeLeaseConfig): Observable<Lease> {
     },
   });
 
-  const renewOnce = (): Observable<Lease> =>
+  /** GET the lease, creating it when missing (component-helpers' ensureLease). */
+  const ensure = (): Observable<{ lease: Lease; created: boolean }> =>
     config.client
       .get(NODE_LEASE_NAMESPACE, config.nodeName)
       .pipe(
         switchMap((current) =>
-          current ? config.client.update(desired(current)) : config.client.create(desired(undefined)),
+          current
+            ? of({ lease: current, created: false })
+            : config.client.create(desired(undefined)).pipe(map((lease) => ({ lease, created: true }))),
         ),
       );
 
   return defer(() => {
     const backoff = config.backoff?.() ?? exponentialBackoff({ initialMs: 200, maxMs: 7000, scheduler });
-    type Step = { lease?: Lease; waitMs: number };
-    const attempt = (): Observable<Step> =>
-      renewOnce().pipe(
-        map((lease): Step => {
-          backoff.reset();
-          return { lease, waitMs: interval };
+    let latest: Lease | undefined;
+    const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+    /** ensure, retried with backoff until it works (backoffEnsureLease). */
+    const backoffEnsure = (): Observable<{ lease: Lease; created: boolean }> =>
+      defer(ensure).pipe(
+        retry({
+          delay: (error: unknown) => {
+            const waitMs = backoff.next() ?? interval;
+            log.warn(
+              { err: describe(error), retryInMs: waitMs },
+              'failed to ensure the node lease exists; retrying',
+            );
+            return timer(waitMs, scheduler);
+          },
         }),
-        catchError((error: unknown) => {
-          const waitMs = backoff.next() ?? interval;
-          const conflict = error instanceof ApiError && error.statusCode === 409;
-          log[conflict ? 'debug' : 'warn'](
-            { err: error instanceof Error ? error.message : String(error), retryInMs: waitMs },
-            'failed to renew the node lease; retrying',
-          );
-          return of({ waitMs });
+        map((found) => {
+          backoff.reset();
+          return found;
         }),
       );
-    return attempt().pipe(
-      expand((step) => timer(step.waitMs, scheduler).pipe(switchMap(attempt))),
-      switchMap((step) => (step.lease ? of(step.lease) : EMPTY)),
-    );
+
+    /** Up to 5 updates; a conflict re-reads the lease first (retryUpdateLease). */
+    const retryUpdate = (base: Lease, attempt = 0): Observable<Lease> =>
+      config.client.update(desired(base)).pipe(
+        map((lease) => {
+          latest = lease;
+          return lease;
+        }),
+        catchError((error: unknown) => {
+          const conflict = error instanceof ApiError && error.statusCode === 409;
+          log[conflict ? 'debug' : 'warn'](
+            { err: describe(error), attempt: attempt + 1 },
+            'failed to update the node lease',
+          );
+          if (attempt + 1 >= MAX_UPDATE_RETRIES) {
+            return throwError(
+              () => new Error(`failed ${MAX_UPDATE_RETRIES} attempts to update lease`, { cause: error }),
+            );
+          }
+          return conflict
+            ? backoffEnsure().pipe(switchMap(({ lease }) => retryUpdate(lease, attempt + 1)))
+            : retryUpdate(base, attempt + 1);
+        }),
+      );
+
+    /** Ensure the lease, then renew it unless it was just created. */
+    const viaEnsure = (): Observable<Lease> =>
+      backoffEnsure().pipe(
+        switchMap(({ lease, created }) => {
+          latest = lease;
+          if (created) return of(lease);
+          return retryUpdate(lease).pipe(
+            catchError((error: unknown) => {
+              log.warn({ err: describe(error), retryInMs: interval }, 'will retry updating the node lease');
+              return EMPTY;
+            }),
+          );
+        }),
+      );
+
+    /** One sync: an optimistic update of the lease last written (no GET), else through ensure. */
+    const sync = (): Observable<Lease> =>
+      defer(() =>
+        latest
+          ? retryUpdate(latest).pipe(
+              catchError((error: unknown) => {
+                log.info(
+                  { err: describe(error) },
+                  'failed to update lease using latest lease, fallback to ensure lease',
+                );
+                return viaEnsure();
+              }),
+            )
+          : viaEnsure(),
+      );
+
+    return sync().pipe(repeat({ delay: () => timer(interval, scheduler) }));
   });
 }

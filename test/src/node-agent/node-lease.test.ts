@@ -1,4 +1,4 @@
-// Tests of the node heartbeat lease: creation, renewal period, retry after failure, teardown.
+// Tests of the node heartbeat lease (component-helpers lease controller): creation, renewal without reads, retries, conflicts, teardown.
 import { defer, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
@@ -7,13 +7,24 @@ import type { Lease } from '../../../operators/leader-election-record.ts';
 import { NODE_LEASE_NAMESPACE, nodeLease } from '../../../src/node-agent/node-lease.ts';
 import type { LeaseClient } from '../../../streams/lease-client.ts';
 
-function fakeLeases(failures: number[] = []) {
+function fakeLeases(failures: number[] | Record<number, number> = [], getFailures = 0) {
   const store = new Map<string, Lease>();
   const calls: string[] = [];
   let n = 0;
   let rv = 0;
+  let gets = 0;
+  const codes: Record<number, number> = Array.isArray(failures)
+    ? Object.fromEntries(failures.map((call) => [call, 500]))
+    : failures;
   const client: LeaseClient = {
-    get: (ns, name) => defer(() => of(store.get(`${ns}/${name}`))),
+    get: (ns, name) =>
+      defer(() => {
+        gets += 1;
+        calls.push('get');
+        if (gets <= getFailures)
+          return throwError(() => new ApiError(503, { kind: 'Status', code: 503, message: 'down' }));
+        return of(store.get(`${ns}/${name}`));
+      }),
     create: (lease) =>
       defer(() => {
         calls.push('create');
@@ -24,9 +35,11 @@ function fakeLeases(failures: number[] = []) {
     update: (lease) =>
       defer(() => {
         const call = ++n;
-        if (failures.includes(call)) {
-          calls.push('update-failed');
-          return throwError(() => new ApiError(500, { kind: 'Status', code: 500, message: 'boom' }));
+        const code = codes[call];
+        if (code) {
+          calls.push(`update-${code}`);
+          if (code === 404) store.clear();
+          return throwError(() => new ApiError(code, { kind: 'Status', code, message: 'boom' }));
         }
         calls.push('update');
         const saved = { ...lease, metadata: { ...lease.metadata, resourceVersion: String(++rv) } };
@@ -54,7 +67,7 @@ describe('nodeLease', () => {
         c: expect.anything(),
       });
       ts.flush();
-      expect(calls).toEqual(['create', 'update', 'update']);
+      expect(calls).toEqual(['get', 'create', 'update', 'update']);
     });
   });
 
@@ -73,24 +86,68 @@ describe('nodeLease', () => {
     });
   });
 
-  it('retries a failed renewal after the backoff, not after the renew interval, and keeps going', () => {
+  it('tries a failed update again at once (up to 5 times) and keeps the renew interval', () => {
     const ts = scheduler();
     ts.run(({ expectObservable }) => {
       const { client, calls } = fakeLeases([1]);
+      const renewals = nodeLease({ client, nodeName: 'n1', scheduler: ts });
+      expectObservable(renewals, '^ 21s !').toBe('a 9999ms b 9999ms c', {
+        a: expect.anything(),
+        b: expect.anything(),
+        c: expect.anything(),
+      });
+      ts.flush();
+      // one GET at the start; later renewals update the lease last written without reading it
+      expect(calls).toEqual(['get', 'create', 'update-500', 'update', 'update']);
+    });
+  });
+
+  it('re-reads the lease on a conflict before updating again', () => {
+    const ts = scheduler();
+    ts.run(() => {
+      const { client, calls } = fakeLeases({ 1: 409 });
+      const sub = nodeLease({ client, nodeName: 'n1', scheduler: ts }).subscribe();
+      ts.schedule(() => sub.unsubscribe(), 15_000);
+      ts.flush();
+      expect(calls).toEqual(['get', 'create', 'update-409', 'get', 'update']);
+    });
+  });
+
+  it('after 5 failed updates falls back to reading (and re-creating) the lease', () => {
+    const ts = scheduler();
+    ts.run(() => {
+      const { client, calls, store } = fakeLeases({ 1: 404, 2: 404, 3: 404, 4: 404, 5: 404 });
+      const sub = nodeLease({ client, nodeName: 'n1', scheduler: ts }).subscribe();
+      ts.schedule(() => sub.unsubscribe(), 15_000);
+      ts.flush();
+      expect(calls).toEqual([
+        'get',
+        'create',
+        'update-404',
+        'update-404',
+        'update-404',
+        'update-404',
+        'update-404',
+        'get',
+        'create',
+      ]);
+      expect(store.get(`${NODE_LEASE_NAMESPACE}/n1`)?.spec?.holderIdentity).toBe('n1');
+    });
+  });
+
+  it('backs off while the lease cannot be read at all', () => {
+    const ts = scheduler();
+    ts.run(({ expectObservable }) => {
+      const { client, calls } = fakeLeases([], 2);
       const renewals = nodeLease({
         client,
         nodeName: 'n1',
         scheduler: ts,
         backoff: () => ({ next: () => 200, reset: () => {} }),
       });
-      // create at 0; the update at 10 s fails; the retry 200 ms later succeeds; the next at 20.2 s.
-      expectObservable(renewals, '^ 21s !').toBe('a 10199ms b 9999ms c', {
-        a: expect.anything(),
-        b: expect.anything(),
-        c: expect.anything(),
-      });
+      expectObservable(renewals, '^ 1s !').toBe('400ms a', { a: expect.anything() });
       ts.flush();
-      expect(calls).toEqual(['create', 'update-failed', 'update', 'update']);
+      expect(calls).toEqual(['get', 'get', 'get', 'create']);
     });
   });
 
@@ -102,7 +159,7 @@ describe('nodeLease', () => {
       ts.schedule(() => sub.unsubscribe(), 15_000);
       ts.schedule(() => {}, 60_000);
       ts.flush();
-      expect(calls).toEqual(['create', 'update']);
+      expect(calls).toEqual(['get', 'create', 'update']);
     });
   });
 });
