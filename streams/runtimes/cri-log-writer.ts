@@ -6,7 +6,7 @@ import { CRI_LOG_MAX_LINE_BYTES, type CriLogStream, criLogTimestamp, msToNanos }
 /** A log file being written; feed it raw output chunks, then `end()` once the streams have closed. */
 export interface CriLogWriter {
   write(stream: CriLogStream, chunk: Buffer): void;
-  /** Flushes what is left of each stream (as a full line, as containerd does at end of file) and closes. */
+  /** Flushes what is left of each stream (as a partial line: it had no newline, as containerd writes it) and closes. */
   end(): Promise<void>;
 }
 
@@ -20,9 +20,10 @@ export interface CriLogWriterConfig {
 /**
  * Opens (appending, creating its directory) a CRI log file at `path`.
  *
- * Output is buffered per stream until a `\n`: each complete line becomes an `F` entry, a line longer than
- * `maxLineBytes` is cut into `P` entries (never inside a UTF-8 sequence), and what is left when the
- * writer ends is written as an `F` entry.
+ * Output is buffered per stream until a `\n`: each complete line becomes an `F` entry (a `\r` just
+ * before the `\n` is dropped, as containerd does), a line longer than `maxLineBytes` is cut into `P`
+ * entries (never inside a UTF-8 sequence, where containerd cuts at the byte), and what is left when the
+ * writer ends, having no newline, is written as a `P` entry, so a reader gives back the exact bytes.
  */
 export function criLogWriter(path: string, config: CriLogWriterConfig = {}): CriLogWriter {
   const now = config.now ?? (() => performance.timeOrigin + performance.now());
@@ -50,7 +51,7 @@ export function criLogWriter(path: string, config: CriLogWriterConfig = {}): Cri
       for (;;) {
         const nl = data.indexOf(10);
         if (nl >= 0 && nl <= max) {
-          entry(stream, 'F', data.subarray(0, nl));
+          entry(stream, 'F', data.subarray(0, nl > 0 && data[nl - 1] === 13 ? nl - 1 : nl));
           data = data.subarray(nl + 1);
           continue;
         }
@@ -67,7 +68,7 @@ export function criLogWriter(path: string, config: CriLogWriterConfig = {}): Cri
     end() {
       ended ??= new Promise<void>((resolve) => {
         for (const stream of ['stdout', 'stderr'] as const) {
-          if (pending[stream].length) entry(stream, 'F', pending[stream]);
+          if (pending[stream].length) entry(stream, 'P', pending[stream]);
           pending[stream] = Buffer.alloc(0);
         }
         out.end(() => resolve());

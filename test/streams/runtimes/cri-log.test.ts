@@ -270,13 +270,13 @@ describe('criLogOutput', () => {
 });
 
 describe('criLogWriter', () => {
-  it('writes full lines, cuts long ones at a UTF-8 boundary into partial lines, and flushes the rest at the end', async () => {
+  it('writes full lines (CRLF as LF), cuts long ones at a UTF-8 boundary into partial lines, flushes the rest as partial', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'kube-rx-log-')), 'c', '0.log');
     let t = base;
     const writer = criLogWriter(path, { maxLineBytes: 8, now: () => t });
     writer.write('stdout', Buffer.from('short\nééééé'));
     writer.write('stderr', Buffer.from('err'));
-    writer.write('stdout', Buffer.from('\nend'));
+    writer.write('stdout', Buffer.from('\r\nend'));
     t = base - 10; // a clock going backwards still gives increasing timestamps
     await writer.end();
     const entries = readFileSync(path, 'utf8').trimEnd().split('\n').map(parseCriLogLine) as CriLogEntry[];
@@ -284,8 +284,8 @@ describe('criLogWriter', () => {
       ['stdout', 'F', 'short'],
       ['stdout', 'P', 'éééé'],
       ['stdout', 'F', 'é'],
-      ['stdout', 'F', 'end'],
-      ['stderr', 'F', 'err'],
+      ['stdout', 'P', 'end'],
+      ['stderr', 'P', 'err'],
     ]);
     const times = entries.map((e) => e.timestamp);
     expect([...times].sort()).toEqual(times);
