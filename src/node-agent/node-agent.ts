@@ -12,10 +12,12 @@ import { type KubeApiClient, kubeApiClient } from '../../streams/client-node/kub
 import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts';
 import { leaseClient } from '../../streams/lease-client.ts';
 import { NODES, PODS } from '../../streams/resources.ts';
+import { processRuntime } from '../../streams/runtimes/process/process-runtime.ts';
 import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
 import { dropManagedFields } from '../informers/drop-managed-fields.ts';
 import { informerFactory } from '../informers/informer-factory.ts';
 import type { SharedInformer } from '../informers/shared-informer.ts';
+import { startKubelet } from '../kubelet/kubelet.ts';
 import { kubeletPodConfig } from '../kubelet/kubelet-pod-config.ts';
 import { ensureSystemPriorityClasses } from '../scheduler/ensure-system-priority-classes.ts';
 import { startScheduler } from '../scheduler/start-scheduler.ts';
@@ -55,6 +57,13 @@ export interface NodeAgentOptions {
    * with the embedded API server (a real cluster has its own kube-scheduler).
    */
   runScheduler?: boolean;
+  /**
+   * Run the kubelet for this node on the process runtime, so pods bound to it really start. Default true.
+   * Stopping the agent stops every process the kubelet started.
+   */
+  runKubelet?: boolean;
+  /** The kubelet's `--root-dir` (pod volumes, pod logs under `logs/pods`); default `.kube-rx/kubelet`. */
+  kubeletRootDir?: string;
   /** Client-side write rate limit (`--kube-api-qps`, `--kube-api-burst`). */
   qps?: number;
   burst?: number;
@@ -169,6 +178,18 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       apiserver: { listerWatcher: listerWatcher<Pod>(client, PODS) },
       logger: options.logger,
     });
+    if (options.runKubelet ?? true) {
+      // subscribed to podUpdates$ before the pod config starts, so it sees every update
+      const kubelet = startKubelet({
+        nodeName: options.nodeName,
+        client,
+        runtime: processRuntime({ logger: options.logger }),
+        podConfig: { updates$: podUpdates$, sources: podConfig.sources },
+        rootDir: options.kubeletRootDir,
+        logger: options.logger,
+      });
+      cleanup.push(() => kubelet.stop());
+    }
     streams.add(
       podConfig.updates$.subscribe({
         next: (update) => {
