@@ -96,3 +96,37 @@ export function observeNodeConditions(input: {
     ready,
   ];
 }
+
+const EVENT_REASONS: Record<string, { True: string; False: string }> = {
+  MemoryPressure: { True: 'NodeHasInsufficientMemory', False: 'NodeHasSufficientMemory' },
+  DiskPressure: { True: 'NodeHasDiskPressure', False: 'NodeHasNoDiskPressure' },
+  PIDPressure: { True: 'NodeHasInsufficientPID', False: 'NodeHasSufficientPID' },
+  Ready: { True: 'NodeReady', False: 'NodeNotReady' },
+};
+
+/**
+ * The Normal events the kubelet records when its conditions change (recordNodeStatusEvent): one per
+ * condition that is new or changed status, reason e.g. `NodeReady`, message
+ * `Node <name> status is now: <reason>`.
+ *
+ * @param nodeName the node's name
+ * @param previous the conditions before the update
+ * @param next the conditions after it
+ * @returns the events to record, in condition order
+ */
+export function nodeConditionEvents(
+  nodeName: string,
+  previous: readonly NodeCondition[] | undefined,
+  next: readonly NodeCondition[],
+): { reason: string; message: string }[] {
+  const out: { reason: string; message: string }[] = [];
+  for (const c of next) {
+    const reasons = EVENT_REASONS[c.type];
+    if (!reasons || (c.status !== 'True' && c.status !== 'False')) continue;
+    const old = previous?.find((p) => p.type === c.type);
+    if (old && old.status === c.status) continue;
+    const reason = reasons[c.status];
+    out.push({ reason, message: `Node ${nodeName} status is now: ${reason}` });
+  }
+  return out;
+}

@@ -13,6 +13,7 @@ import {
   timer,
 } from 'rxjs';
 import type { Node } from '../../../operators/api/core-v1.ts';
+import { nodeConditionEvents } from '../../../operators/kubelet/node-status-conditions.ts';
 import {
   buildNodeStatus,
   type MachineInfo,
@@ -55,6 +56,11 @@ export interface NodeStatusReport {
   outcome: 'patched' | 'unchanged' | 'failed';
   node?: Node;
   error?: unknown;
+  /**
+   * Normal events to record on the Node for conditions that changed in a write (`NodeReady`,
+   * `NodeHasSufficientMemory`, ... with `Node <name> status is now: <reason>`), as the kubelet does.
+   */
+  events?: { reason: string; message: string }[];
 }
 
 /**
@@ -108,7 +114,12 @@ export function nodeStatusUpdater(config: NodeStatusUpdaterConfig): Observable<N
               .pipe(
                 map((patched): NodeStatusReport => {
                   lastReportAt = now;
-                  return { outcome: 'patched', node: patched };
+                  const events = nodeConditionEvents(
+                    cfg.nodeName,
+                    node.status?.conditions,
+                    status.conditions ?? [],
+                  );
+                  return { outcome: 'patched', node: patched, ...(events.length ? { events } : {}) };
                 }),
               );
           }),

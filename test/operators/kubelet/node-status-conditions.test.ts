@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeCondition } from '../../../operators/api/core-v1.ts';
 import {
+  nodeConditionEvents,
   observeNodeConditions,
   updateNodeConditions,
 } from '../../../operators/kubelet/node-status-conditions.ts';
@@ -112,6 +113,29 @@ describe('updateNodeConditions', () => {
       'DiskPressure',
       'PIDPressure',
       'Ready',
+    ]);
+  });
+});
+
+describe('nodeConditionEvents (recordNodeStatusEvent)', () => {
+  it('records one Normal event per new or changed condition', () => {
+    const first = updateNodeConditions(undefined, observeNodeConditions(calm), BEFORE);
+    expect(nodeConditionEvents('n1', undefined, first)).toEqual([
+      { reason: 'NodeHasSufficientMemory', message: 'Node n1 status is now: NodeHasSufficientMemory' },
+      { reason: 'NodeHasNoDiskPressure', message: 'Node n1 status is now: NodeHasNoDiskPressure' },
+      { reason: 'NodeHasSufficientPID', message: 'Node n1 status is now: NodeHasSufficientPID' },
+      { reason: 'NodeReady', message: 'Node n1 status is now: NodeReady' },
+    ]);
+    const same = updateNodeConditions(first, observeNodeConditions(calm), NOW);
+    expect(nodeConditionEvents('n1', first, same)).toEqual([]);
+    const notReady = updateNodeConditions(
+      first,
+      observeNodeConditions({ ...calm, notReadyErrors: ['x'], memoryPressure: true }),
+      NOW,
+    );
+    expect(nodeConditionEvents('n1', first, notReady).map((e) => e.reason)).toEqual([
+      'NodeHasInsufficientMemory',
+      'NodeNotReady',
     ]);
   });
 });

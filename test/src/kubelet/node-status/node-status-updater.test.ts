@@ -122,8 +122,17 @@ describe('nodeStatusUpdater', () => {
       message: 'container runtime network not ready',
       lastTransitionTime: '2026-11-24T10:00:20Z',
     });
-    // the patch carries only what changed
+    // the patch carries only what changed, and the change is an event to record
     expect(Object.keys((api.patches[1] as { status: object }).status)).toEqual(['conditions']);
+    expect(reports[2]?.events).toEqual([
+      { reason: 'NodeNotReady', message: 'Node n1 status is now: NodeNotReady' },
+    ]);
+    expect(reports[0]?.events?.map((e) => e.reason)).toEqual([
+      'NodeHasSufficientMemory',
+      'NodeHasNoDiskPressure',
+      'NodeHasSufficientPID',
+      'NodeReady',
+    ]);
   });
 
   it('tries a round up to 5 times, then reports the failure and carries on', () => {
