@@ -1,0 +1,287 @@
+// ScheduleOne: the loop's cases of upstream's schedule_one_test.go — failure handler, deleting and assumed pods, bind failure, Reserve/Permit rejections.
+import { describe, expect, it } from 'vitest';
+import type { Node, Pod, PodCondition } from '../../../operators/api/core-v1.ts';
+import {
+  type Framework,
+  newFramework,
+  type ResolvedProfile,
+} from '../../../operators/scheduling/framework/framework.ts';
+import type { Registry } from '../../../operators/scheduling/framework/interface.ts';
+import { newStatus } from '../../../operators/scheduling/framework/status.ts';
+import { inTreeRegistry } from '../../../operators/scheduling/plugins/registry.ts';
+import { PriorityQueue } from '../../../operators/scheduling/queue/priority-queue.ts';
+import { SchedulerCache } from '../../../src/scheduler/cache/scheduler-cache.ts';
+import { Snapshot } from '../../../src/scheduler/cache/snapshot.ts';
+import { NOTE_LENGTH_LIMIT, ScheduleOne, truncateMessage } from '../../../src/scheduler/schedule-one.ts';
+import type { SchedulerWrites } from '../../../src/scheduler/scheduler-api.ts';
+
+const node = (name: string, cpu = '2'): Node => ({
+  metadata: { name },
+  spec: {},
+  status: { allocatable: { cpu, memory: '4Gi', pods: '110' } },
+});
+
+const pod = (name: string, cpu = '1', extra: Partial<Pod['metadata']> = {}): Pod => ({
+  metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: '1', ...extra },
+  spec: { schedulerName: 'default-scheduler', containers: [{ name: 'c', resources: { requests: { cpu } } }] },
+});
+
+interface Recorded {
+  binds: string[];
+  events: { type: string; reason: string; message: string; reporter: string }[];
+  patches: { pod: string; condition?: PodCondition; nominated?: string }[];
+}
+
+function harness(
+  nodes: Node[],
+  options: { failBind?: boolean; extra?: Registry; plugins?: ResolvedProfile['plugins'] } = {},
+) {
+  const rec: Recorded = { binds: [], events: [], patches: [] };
+  const api: SchedulerWrites = {
+    async bind(p, n) {
+      if (options.failBind) throw new Error('connection refused');
+      rec.binds.push(`${p.metadata.name}->${n}`);
+    },
+    async deletePod() {},
+    async patchPodCondition() {},
+    async setNominatedNodeName() {},
+    async patchPodStatus(p, condition, nominated) {
+      rec.patches.push({
+        pod: p.metadata.name!,
+        ...(condition ? { condition } : {}),
+        ...(nominated !== undefined ? { nominated } : {}),
+      });
+    },
+    async recordEvent(_pod, type, reason, _action, message, reporter) {
+      rec.events.push({ type, reason, message, reporter });
+    },
+  };
+  const cache = new SchedulerCache();
+  for (const n of nodes) cache.addNode(n);
+  const snapshot = new Snapshot();
+  const informer = new Map<string, Pod>();
+  const getPod = (ns: string, name: string) => informer.get(`${ns}/${name}`);
+  let queue: PriorityQueue | undefined;
+  const fwk: Framework = newFramework(
+    {
+      schedulerName: 'default-scheduler',
+      plugins: options.plugins ?? {
+        queueSort: [{ name: 'PrioritySort' }],
+        preFilter: [{ name: 'NodeResourcesFit' }],
+        filter: [{ name: 'NodeResourcesFit' }],
+        bind: [{ name: 'DefaultBinder' }],
+      },
+      pluginArgs: {},
+    },
+    { ...inTreeRegistry, ...options.extra },
+    {
+      snapshot: () => snapshot,
+      api,
+      getPod,
+      nominatedPodsForNode: (n) => queue?.nominatedPodsForNode(n) ?? [],
+      activate: (pods) => queue?.activate(pods),
+    },
+  );
+  queue = new PriorityQueue({
+    queueingHints: {
+      'default-scheduler': Object.fromEntries(fwk.enqueueExtensions().map((e) => [e.plugin, e.events])),
+    },
+    podLister: getPod,
+  });
+  const loop = new ScheduleOne({
+    queue,
+    cache,
+    snapshot,
+    frameworks: new Map([['default-scheduler', fwk]]),
+    api,
+    getPod,
+  });
+  const q = queue;
+  return {
+    rec,
+    cache,
+    queue: q,
+    informer,
+    /** Adds the pod to the informer and the queue, pops it and runs one cycle and its binding. */
+    async schedule(p: Pod, inInformer: Pod | null = p) {
+      if (inInformer) informer.set(`ns/${p.metadata.name}`, inInformer);
+      q.add(p);
+      const popped = q.pop()!;
+      expect(popped.pod.metadata.name).toBe(p.metadata.name);
+      await loop.run(popped);
+      await loop.drain();
+      return popped;
+    },
+  };
+}
+
+describe('ScheduleOne', () => {
+  it('binds a pod that fits, then records Scheduled and finishes the assumed pod’s binding', async () => {
+    const h = harness([node('n1', '1'), node('n2', '4')]);
+    await h.schedule(pod('p', '2'));
+    expect(h.rec.binds).toEqual(['p->n2']);
+    expect(h.rec.events).toEqual([
+      {
+        type: 'Normal',
+        reason: 'Scheduled',
+        message: 'Successfully assigned ns/p to n2',
+        reporter: 'default-scheduler',
+      },
+    ]);
+    expect(h.cache.isAssumedPod(pod('p'))).toBe(true);
+    expect(h.cache.isBindingFinished(pod('p'))).toBe(true);
+    expect(h.queue.inFlightPods()).toEqual([]);
+    expect(h.rec.patches).toEqual([]);
+  });
+
+  it('handles a FitError: FailedScheduling, PodScheduled=False/Unschedulable, requeued as unschedulable', async () => {
+    const h = harness([node('n1', '1'), node('n2', '1')]);
+    await h.schedule(pod('p', '2'));
+    const message = '0/2 nodes are available: 2 Insufficient cpu.';
+    expect(h.rec.binds).toEqual([]);
+    expect(h.rec.events).toEqual([
+      { type: 'Warning', reason: 'FailedScheduling', message, reporter: 'default-scheduler' },
+    ]);
+    expect(h.rec.patches).toEqual([
+      {
+        pod: 'p',
+        condition: expect.objectContaining({
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message,
+        }),
+      },
+    ]);
+    expect(h.queue.unschedulablePods().map((p) => p.metadata.name)).toEqual(['p']);
+    expect([...h.queue.getPod('p', 'ns')!.unschedulablePlugins]).toEqual(['NodeResourcesFit']);
+    expect(h.cache.podCount()).toBe(0);
+  });
+
+  it('does not patch a condition the pod already has', async () => {
+    const h = harness([node('n1', '1')]);
+    const condition: PodCondition = {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message: '0/1 nodes are available: 1 Insufficient cpu.',
+    };
+    const p = pod('p', '2');
+    await h.schedule(p, { ...p, status: { conditions: [condition] } });
+    expect(h.rec.events.map((e) => e.reason)).toEqual(['FailedScheduling']);
+    expect(h.rec.patches).toEqual([]);
+  });
+
+  it('reports no nodes as "no nodes available to schedule pods"', async () => {
+    const h = harness([]);
+    await h.schedule(pod('p'));
+    expect(h.rec.events[0]!.message).toBe('no nodes available to schedule pods');
+    expect(h.rec.patches[0]!.condition).toMatchObject({ reason: 'Unschedulable' });
+    expect(
+      h.queue.podsInBackoffQ().length + h.queue.unschedulablePods().length + h.queue.podsInActiveQ().length,
+    ).toBe(1);
+  });
+
+  it('skips a pod being deleted with a FailedScheduling event and no binding', async () => {
+    const h = harness([node('n1')]);
+    await h.schedule(pod('p', '1', { deletionTimestamp: '2026-01-01T00:00:00Z' }));
+    expect(h.rec.binds).toEqual([]);
+    expect(h.rec.events).toEqual([
+      expect.objectContaining({
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message: 'skip schedule deleting pod: ns/p',
+      }),
+    ]);
+    expect(h.queue.inFlightPods()).toEqual([]);
+  });
+
+  it('skips a pod the cache already holds as assumed', async () => {
+    const h = harness([node('n1')]);
+    h.cache.assumePod({ ...pod('p'), spec: { ...pod('p').spec, nodeName: 'n1' } });
+    await h.schedule(pod('p'));
+    expect(h.rec.binds).toEqual([]);
+    expect(h.rec.events).toEqual([]);
+    expect(h.queue.inFlightPods()).toEqual([]);
+  });
+
+  it('forgets the assumed pod when the bind fails and requeues it as an error (SchedulerError)', async () => {
+    const h = harness([node('n1')], { failBind: true });
+    await h.schedule(pod('p'));
+    expect(h.cache.podCount()).toBe(0);
+    expect(h.cache.nodeInfo('n1')!.requested.milliCPU).toBe(0);
+    const message = 'running Bind plugin "DefaultBinder": connection refused';
+    expect(h.rec.events).toEqual([expect.objectContaining({ reason: 'FailedScheduling', message })]);
+    expect(h.rec.patches[0]!.condition).toMatchObject({ reason: 'SchedulerError', message });
+    const info = h.queue.getPod('p', 'ns')!;
+    expect(info.consecutiveErrorsCount).toBe(1);
+    expect(h.queue.inFlightPods()).toEqual([]);
+  });
+
+  it('only marks done a pod that is gone from the informer when it fails', async () => {
+    const h = harness([node('n1', '1')]);
+    await h.schedule(pod('p', '2'), null);
+    expect(h.queue.whereIs('ns', 'p')).toBeUndefined();
+    expect(h.queue.inFlightPods()).toEqual([]);
+    expect(h.rec.patches).toEqual([]);
+    expect(h.rec.events.map((e) => e.reason)).toEqual(['FailedScheduling']);
+  });
+
+  it('does not requeue a failed pod that the informer shows bound meanwhile', async () => {
+    const h = harness([node('n1', '1')]);
+    const p = pod('p', '2');
+    await h.schedule(p, { ...p, spec: { ...p.spec, nodeName: 'elsewhere' } });
+    expect(h.queue.whereIs('ns', 'p')).toBeUndefined();
+    expect(h.queue.inFlightPods()).toEqual([]);
+  });
+
+  it.each([
+    ['Reserve', 'reserve'],
+    ['Permit', 'permit'],
+  ] as const)(
+    'unreserves and forgets the pod when %s rejects it, with a one-node FitError',
+    async (_name, point) => {
+      const unreserved: string[] = [];
+      const gate = {
+        name: 'Gate',
+        reserve: () => (point === 'reserve' ? newStatus('Unschedulable', 'gate closed') : undefined),
+        unreserve: (_s: unknown, p: Pod) => unreserved.push(p.metadata.name!),
+        permit: () => ({
+          status: point === 'permit' ? newStatus('Unschedulable', 'gate closed') : undefined,
+        }),
+      };
+      const h = harness([node('n1')], {
+        extra: { Gate: () => gate },
+        plugins: {
+          queueSort: [{ name: 'PrioritySort' }],
+          preFilter: [{ name: 'NodeResourcesFit' }],
+          filter: [{ name: 'NodeResourcesFit' }],
+          reserve: [{ name: 'Gate' }],
+          permit: [{ name: 'Gate' }],
+          bind: [{ name: 'DefaultBinder' }],
+        },
+      });
+      await h.schedule(pod('p'));
+      expect(unreserved).toEqual(['p']);
+      expect(h.cache.podCount()).toBe(0);
+      expect(h.rec.binds).toEqual([]);
+      expect(h.rec.events[0]!.message).toBe('0/1 nodes are available: 1 gate closed.');
+      expect([...h.queue.getPod('p', 'ns')!.unschedulablePlugins]).toEqual(['Gate']);
+    },
+  );
+});
+
+describe('truncateMessage', () => {
+  it.each([
+    ['a short message is kept', 'x'.repeat(10), 'x'.repeat(10)],
+    ['a message of exactly the limit is kept', 'x'.repeat(NOTE_LENGTH_LIMIT), 'x'.repeat(NOTE_LENGTH_LIMIT)],
+    [
+      'a longer one is cut to the limit with " ..."',
+      'x'.repeat(NOTE_LENGTH_LIMIT + 1),
+      `${'x'.repeat(NOTE_LENGTH_LIMIT - 4)} ...`,
+    ],
+  ])('%s', (_name, input, output) => {
+    expect(truncateMessage(input)).toBe(output);
+    expect(truncateMessage(input).length).toBeLessThanOrEqual(NOTE_LENGTH_LIMIT);
+  });
+});
