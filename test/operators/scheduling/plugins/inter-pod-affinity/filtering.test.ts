@@ -316,3 +316,25 @@ describe('InterPodAffinity without PreFilter', () => {
     expect(plugin.score(new CycleState(), pod, nodeInfo)).toMatchObject({ code: 'Error' });
   });
 });
+
+describe('InterPodAffinity namespaceSelector on existing pods’ terms', () => {
+  const existingAnti = (namespaceSelector: Record<string, string>) =>
+    makePod('guard', {
+      ns: 'ops',
+      node: 'node1',
+      affinity: anti(
+        term('app', 'In', ['web'], 'region', { namespaceSelector: { matchLabels: namespaceSelector } }),
+      ),
+    });
+  const labels: Record<string, Record<string, string>> = { prod: { env: 'prod' }, dev: { env: 'dev' } };
+  const deps = { namespaceLabels: (ns: string) => labels[ns] };
+
+  it.each([
+    { ns: 'prod', want: EXISTING },
+    { ns: 'dev', want: OK },
+    { ns: 'unknown', want: OK },
+  ])('an incoming pod in $ns → $want', ({ ns, want }) => {
+    const incoming = makePod('p', { ns, labels: { app: 'web' } });
+    expect(filter(incoming, [node1], [existingAnti({ env: 'prod' })], deps).verdicts.node1).toBe(want);
+  });
+});

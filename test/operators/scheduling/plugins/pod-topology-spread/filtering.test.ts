@@ -402,3 +402,32 @@ describe('makeNode sanity for this file', () => {
     expect(makeNode('n1').metadata.labels?.['kubernetes.io/hostname']).toBe('n1');
   });
 });
+
+describe('PodTopologySpread AddPod honours the preemptor’s node inclusion policies', () => {
+  it('a pod added on a node outside the preemptor’s required affinity does not count', () => {
+    const pod = makePod('p', {
+      labels: { foo: '' },
+      spread: [spread(HOST, 1)],
+      nodeSelector: { [ZONE]: 'zone1' },
+    });
+    const { framework, snapshot, state } = runFilter(pod, fourNodes, [...fooPods('node-a', 1)]);
+    // Domains: node-a (1), node-b (0); node-x/node-y are outside the nodeSelector and not counted.
+    const nodeX = snapshot.get('node-x')!;
+    framework.runPreFilterExtensionAddPod(
+      state,
+      pod,
+      newPodInfo(makePod('x1', { labels: { foo: '' }, node: 'node-x' })),
+      nodeX,
+    );
+    expect(framework.runFilterPlugins(state, pod, snapshot.get('node-b')!)).toBeUndefined();
+    expect(framework.runFilterPlugins(state, pod, snapshot.get('node-a')!)?.code).toBe('Unschedulable');
+    const nodeB = snapshot.get('node-b')!;
+    framework.runPreFilterExtensionAddPod(
+      state,
+      pod,
+      newPodInfo(makePod('b1', { labels: { foo: '' }, node: 'node-b' })),
+      nodeB,
+    );
+    expect(framework.runFilterPlugins(state, pod, snapshot.get('node-a')!)).toBeUndefined();
+  });
+});
