@@ -662,10 +662,11 @@ class FrameworkImpl implements Framework {
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ScoreOutcome {
     const plugins: ScorePlugin[] = [];
     for (const pl of this.#score) if (!state.skipScorePlugins.has(pl.name)) plugins.push(pl);
-    const perPlugin: NodeScore[][] = plugins.map(() => new Array<NodeScore>(nodes.length));
-    for (let n = 0; n < nodes.length; n++) {
-      const nodeInfo = nodes[n]!;
-      const name = nodeInfo.name;
+    const n = nodes.length;
+    // Raw scores per plugin in one flat array (plugin-major); NodeScore lists only for NormalizeScore.
+    const raw = new Float64Array(plugins.length * n);
+    for (let i = 0; i < n; i++) {
+      const nodeInfo = nodes[i]!;
       for (let p = 0; p < plugins.length; p++) {
         const pl = plugins[p]!;
         let s: number | Status;
@@ -683,13 +684,15 @@ class FrameworkImpl implements Framework {
             };
           }
         }
-        perPlugin[p]![n] = { name, score: s };
+        raw[p * n + i] = s;
       }
     }
     for (let p = 0; p < plugins.length; p++) {
       const pl = plugins[p]!;
       if (!pl.normalizeScore) continue;
-      const s = guard(() => pl.normalizeScore!(state, pod, perPlugin[p]!));
+      const list: NodeScore[] = new Array(n);
+      for (let i = 0; i < n; i++) list[i] = { name: nodes[i]!.name, score: raw[p * n + i]! };
+      const s = guard(() => pl.normalizeScore!(state, pod, list));
       if (!isSuccess(s)) {
         return {
           scores: [],
@@ -699,29 +702,30 @@ class FrameworkImpl implements Framework {
           ),
         };
       }
+      for (let i = 0; i < n; i++) raw[p * n + i] = list[i]!.score;
     }
-    const out: NodePluginScores[] = new Array(nodes.length);
-    for (let n = 0; n < nodes.length; n++) {
+    const weights = plugins.map((pl) => this.#scoreWeight.get(pl.name)!);
+    const out: NodePluginScores[] = new Array(n);
+    for (let i = 0; i < n; i++) {
       const scores: PluginScore[] = new Array(plugins.length);
       let total = 0;
       for (let p = 0; p < plugins.length; p++) {
-        const pl = plugins[p]!;
-        const score = perPlugin[p]![n]!.score;
+        const score = raw[p * n + i]!;
         if (score > MAX_NODE_SCORE || score < MIN_NODE_SCORE) {
           return {
             scores: [],
             status: asStatus(
               new Error(
-                `applying score defaultWeights on Score plugins: plugin "${pl.name}" returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
+                `applying score defaultWeights on Score plugins: plugin "${plugins[p]!.name}" returns an invalid score ${score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
               ),
             ),
           };
         }
-        const weighted = score * this.#scoreWeight.get(pl.name)!;
-        scores[p] = { name: pl.name, score: weighted };
+        const weighted = score * weights[p]!;
+        scores[p] = { name: plugins[p]!.name, score: weighted };
         total += weighted;
       }
-      out[n] = { name: nodes[n]!.name, scores, totalScore: total };
+      out[i] = { name: nodes[i]!.name, scores, totalScore: total };
     }
     return { scores: out, status: undefined };
   }

@@ -50,18 +50,37 @@ export function calculatePriority(sumScores: number, numContainers: number): num
   return v === 0 ? 0 : v;
 }
 
+/** The pod's (init and app) container images, normalized, in order. */
+export function podImageNames(pod: Pod): string[] {
+  const out: string[] = [];
+  for (const c of pod.spec.initContainers ?? []) out.push(c.image ? normalizedImageName(c.image) : '');
+  for (const c of pod.spec.containers ?? []) out.push(c.image ? normalizedImageName(c.image) : '');
+  return out;
+}
+
 export class ImageLocality implements ScorePlugin {
   readonly name = PLUGIN_NAMES.ImageLocality;
   readonly #handle: FrameworkHandle;
+  /** The last pod's normalized image names: Score runs once per node for the same pod. */
+  #lastPod: Pod | undefined;
+  #lastImages: string[] = [];
 
   constructor(handle: FrameworkHandle) {
     this.#handle = handle;
   }
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number | Status {
+    if (this.#lastPod !== pod) {
+      this.#lastPod = pod;
+      this.#lastImages = podImageNames(pod);
+    }
     const total = this.#handle.snapshot().list().length;
-    const numContainers = (pod.spec.initContainers?.length ?? 0) + (pod.spec.containers?.length ?? 0);
-    return calculatePriority(sumImageScores(nodeInfo, pod, total), numContainers);
+    let sum = 0;
+    for (const image of this.#lastImages) {
+      const s = image ? nodeInfo.imageStates[image] : undefined;
+      if (s) sum += scaledImageScore(s, total);
+    }
+    return calculatePriority(sum, this.#lastImages.length);
   }
 }
 

@@ -123,19 +123,20 @@ export function requestedToCapacityRatioScorer(
 
 /** Balance: 100 × (1 − standard deviation of the per-resource utilization fractions, each capped at 1). */
 export function balancedResourceScorer(requested: readonly number[], allocatable: readonly number[]): number {
+  const fraction = (i: number) => {
+    const f = requested[i]! / allocatable[i]!;
+    return f > 1 ? 1 : f;
+  };
   let total = 0;
   let n = 0;
   let f0 = 0;
   let f1 = 0;
-  const fractions: number[] = [];
   for (let i = 0; i < requested.length; i++) {
     if (allocatable[i] === 0) continue;
-    let f = requested[i]! / allocatable[i]!;
-    if (f > 1) f = 1;
+    const f = fraction(i);
     total += f;
     if (n === 0) f0 = f;
     else if (n === 1) f1 = f;
-    fractions.push(f);
     n++;
   }
   let std = 0;
@@ -143,7 +144,11 @@ export function balancedResourceScorer(requested: readonly number[], allocatable
   else if (n > 2) {
     const mean = total / n;
     let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
+    for (let i = 0; i < requested.length; i++) {
+      if (allocatable[i] === 0) continue;
+      const d = fraction(i) - mean;
+      sum += d * d;
+    }
     std = Math.sqrt(sum / n);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
@@ -183,33 +188,49 @@ export class ResourceAllocationScorer {
     return this.resources.map((res) => resourceAmount(r, res.name));
   }
 
-  /** Allocatable and requested-with-the-pod of one resource on the node; [0, 0] to skip it. */
-  allocatableAndRequested(nodeInfo: NodeInfo, name: string, podRequest: number): [number, number] {
+  /**
+   * Writes allocatable and requested-with-the-pod of resource `i` on the node into the scratch arrays
+   * (both 0 to skip it). No allocation: this runs for every resource of every scored node.
+   */
+  #fill(i: number, nodeInfo: NodeInfo, name: string, podRequest: number): void {
     const requested = this.#useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
+    let a = 0;
+    let r = 0;
     switch (name) {
       case 'cpu':
-        return [nodeInfo.allocatable.milliCPU, requested.milliCPU + podRequest];
+        a = nodeInfo.allocatable.milliCPU;
+        r = requested.milliCPU + podRequest;
+        break;
       case 'memory':
-        return [nodeInfo.allocatable.memory, requested.memory + podRequest];
+        a = nodeInfo.allocatable.memory;
+        r = requested.memory + podRequest;
+        break;
       case 'ephemeral-storage':
-        return [nodeInfo.allocatable.ephemeralStorage, nodeInfo.requested.ephemeralStorage + podRequest];
+        a = nodeInfo.allocatable.ephemeralStorage;
+        r = nodeInfo.requested.ephemeralStorage + podRequest;
+        break;
       default:
-        if (podRequest === 0) return [0, 0];
-        if (Object.hasOwn(nodeInfo.allocatable.scalar, name)) {
-          return [nodeInfo.allocatable.scalar[name]!, (nodeInfo.requested.scalar[name] ?? 0) + podRequest];
+        if (podRequest !== 0 && Object.hasOwn(nodeInfo.allocatable.scalar, name)) {
+          a = nodeInfo.allocatable.scalar[name]!;
+          r = (nodeInfo.requested.scalar[name] ?? 0) + podRequest;
         }
-        return [0, 0];
     }
+    this.#allocatable[i] = a;
+    this.#requested[i] = a === 0 ? 0 : r;
+  }
+
+  /** Allocatable and requested-with-the-pod of one resource on the node; [0, 0] to skip it. */
+  allocatableAndRequested(nodeInfo: NodeInfo, name: string, podRequest: number): [number, number] {
+    const i = this.resources.findIndex((r) => r.name === name);
+    if (i < 0) return [0, 0];
+    this.#fill(i, nodeInfo, name, podRequest);
+    return [this.#allocatable[i]!, this.#requested[i]!];
   }
 
   score(nodeInfo: NodeInfo, podRequestList: readonly number[]): number {
-    const req = this.#requested;
-    const alloc = this.#allocatable;
     for (let i = 0; i < this.resources.length; i++) {
-      const [a, r] = this.allocatableAndRequested(nodeInfo, this.resources[i]!.name, podRequestList[i] ?? 0);
-      alloc[i] = a;
-      req[i] = a === 0 ? 0 : r;
+      this.#fill(i, nodeInfo, this.resources[i]!.name, podRequestList[i] ?? 0);
     }
-    return this.#scorer(req, alloc);
+    return this.#scorer(this.#requested, this.#allocatable);
   }
 }
