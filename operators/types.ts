@@ -124,4 +124,45 @@ export interface ReflectorHealth {
   lastError?: { message: string; code?: string; at: number };
   /** True once the first list has been delivered. */
   synced: boolean;
+  /**
+   * How many times, since the stream was subscribed, a watch (the initial streaming list included) ended
+   * or a list request failed and was replaced: every clean close, broken connection, 410, error, stall
+   * and garbled line counts once. Each one is a new health value even when the state stays the same.
+   */
+  restarts?: number;
+  /** The latest of those restarts. */
+  lastRestart?: ReflectorRestartRecord;
+  /** How many (re)lists began: paginated lists and streaming watch-lists, the first one included. */
+  lists?: number;
+  /** Why the latest (re)list began, and when. */
+  lastList?: { reason: ReflectorListReason; at: number };
+}
+
+/**
+ * Why a watch, a watch-list or a list request ended and was replaced: `closed` (the server ended it
+ * cleanly, e.g. its timeout), `connectionBroken` (reset, cut mid-body), `expired` (410 Gone),
+ * `tooLargeResourceVersion`, `throttled` (429, refused), `malformed` (a garbled line or event),
+ * `stalled` (silent past the learned window), `timeout` (a list page past its window), `veryShort`
+ * (a watch that ended within a second with no event), `error` (any other error).
+ */
+export type ReflectorRestartReason =
+  | 'closed'
+  | 'connectionBroken'
+  | 'expired'
+  | 'tooLargeResourceVersion'
+  | 'throttled'
+  | 'malformed'
+  | 'stalled'
+  | 'timeout'
+  | 'veryShort'
+  | 'error';
+
+/** Why a (re)list began: `initial` for a subscription's first, else the restart that led to it. */
+export type ReflectorListReason = 'initial' | ReflectorRestartReason;
+
+/** One restart: why, during what (`watch`, the streaming `watchList`, a paginated `list`) and when. */
+export interface ReflectorRestartRecord {
+  reason: ReflectorRestartReason;
+  during: 'watch' | 'watchList' | 'list';
+  at: number;
 }

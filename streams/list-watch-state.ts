@@ -13,6 +13,8 @@ import {
   type ObjectList,
   type ReflectorEvent,
   type ReflectorHealth,
+  type ReflectorListReason,
+  type ReflectorRestartReason,
   type Status,
   type WatchEvent,
 } from '../operators/types.ts';
@@ -42,7 +44,8 @@ export type ReflectorPhase =
   | { name: 'list'; pager: PagerState }
   | { name: 'watchList'; items: Map<string, KubeObject>; eventCount: number }
   | { name: 'watch'; propagateRV: boolean; pastInitialAdds: boolean }
-  | { name: 'backoff'; then: 'cycle' | 'watch' | 'watchList' };
+  /** `reason`: why the wait began, the reason of the (re)list that follows it. */
+  | { name: 'backoff'; then: 'cycle' | 'watch' | 'watchList'; reason: ReflectorRestartReason };
 
 /** State of one paginated list (client-go's pager plus the reflector's relist-from-"" retry). */
 export interface PagerState {
@@ -125,6 +128,38 @@ export interface ReflectorTransition {
   emit?: ReflectorEvent;
   log?: ReflectorLog;
   resetBackoff?: boolean;
+  /**
+   * The watch (or streaming watch-list) in flight ended, or the list request failed, and is being
+   * replaced (at once or after a backoff): why, and during what. Every end of a watch is one, the clean
+   * close by the server included, so health and metrics count them all.
+   */
+  restart?: ReflectorRestart;
+  /** This transition begins a (re)list, a paginated list or a streaming watch-list: why. */
+  list?: ReflectorListReason;
+}
+
+/** What ended and why (see {@link ReflectorTransition.restart}). */
+export interface ReflectorRestart {
+  reason: ReflectorRestartReason;
+  during: 'watch' | 'watchList' | 'list';
+}
+
+/**
+ * The restart reason an error stands for: `closed` for no error, then broken connection, malformed
+ * data, 410, too large resource version, throttling, a timed-out request, a very short watch, else `error`.
+ */
+export function restartReasonOf(error: unknown): ReflectorRestartReason {
+  if (error === undefined) return 'closed';
+  if (error instanceof InvalidInputError) return 'malformed';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'KUBE_RX_TIMEOUT') return 'timeout';
+  if (code === 'KUBE_RX_INACTIVE') return 'stalled';
+  if (code === 'KUBE_RX_VERY_SHORT_WATCH') return 'veryShort';
+  if (isConnectionBroken(error)) return 'connectionBroken';
+  if (isExpired(error)) return 'expired';
+  if (isTooLargeResourceVersion(error)) return 'tooLargeResourceVersion';
+  if (isWatchRetriable(error)) return 'throttled';
+  return 'error';
 }
 
 const CONTINUE_COMMAND: ReflectorCommand = { type: 'continue' };
@@ -344,13 +379,27 @@ function unexpectedKind(settings: ReflectorSettings, obj: KubeObject): Reflector
   };
 }
 
-function beginCycle(state: ReflectorState): ReflectorTransition {
-  return state.settings.watchList ? beginWatchList(state) : beginList(state);
+function beginCycle(state: ReflectorState, reason: ReflectorListReason): ReflectorTransition {
+  const t = state.settings.watchList ? beginWatchList(state) : beginList(state);
+  t.list = reason;
+  return t;
 }
 
 function beginList(state: ReflectorState, fields?: ReflectorLog): ReflectorTransition {
   const rv = relistResourceVersion(state);
   return startPager(state, rv, listPageSize(state, rv), false, fields);
+}
+
+/** Marks `t` as the replacement of what ended `during` for `reason`; a new cycle is a relist for it too. */
+function restarted(
+  t: ReflectorTransition,
+  reason: ReflectorRestartReason,
+  during: ReflectorRestart['during'],
+): ReflectorTransition {
+  t.restart = { reason, during };
+  if (t.command.type === 'list' && t.command.options.continue === undefined) t.list = reason;
+  else if (t.command.type === 'watch' && t.command.options.sendInitialEvents) t.list = reason;
+  return t;
 }
 
 function startPager(
@@ -414,10 +463,18 @@ function backoff(
   error: unknown,
   log?: ReflectorLog,
 ): ReflectorTransition {
-  state.phase = { name: 'backoff', then };
+  const during = phaseDuring(state.phase);
+  const reason = restartReasonOf(error);
+  state.phase = { name: 'backoff', then, reason };
   const t: ReflectorTransition = { command: { type: 'backoff', error } };
   if (log) t.log = log;
+  if (during) t.restart = { reason, during };
   return failure(state, t);
+}
+
+function phaseDuring(phase: ReflectorPhase): ReflectorRestart['during'] | undefined {
+  if (phase.name === 'watch' || phase.name === 'watchList' || phase.name === 'list') return phase.name;
+  return undefined;
 }
 
 /** Marks `t` as a failure: it resets the backoff when progress came before it, and progress starts over. */
@@ -434,7 +491,7 @@ function failure(state: ReflectorState, t: ReflectorTransition): ReflectorTransi
  */
 function resumeAfterGarbage(state: ReflectorState, error: unknown, log: ReflectorLog): ReflectorTransition {
   if (!state.progressed) return backoff(state, 'watch', error, log);
-  return failure(state, beginWatch(state, log));
+  return restarted(failure(state, beginWatch(state, log)), 'malformed', 'watch');
 }
 
 function errorText(error: unknown): string {
@@ -477,23 +534,28 @@ function onListFailed(state: ReflectorState, pager: PagerState, error: unknown):
     pager.items = [];
     pager.listRV = undefined;
     const options: ListOptions = { resourceVersion: pager.requestedRV, ...selectors(state.settings) };
-    return {
-      command: { type: 'list', options },
-      log: {
-        level: 'info',
-        msg: 'continue token expired; listing again without pages',
-        fields: { rv: pager.requestedRV },
+    return restarted(
+      {
+        command: { type: 'list', options },
+        log: {
+          level: 'info',
+          msg: 'continue token expired; listing again without pages',
+          fields: { rv: pager.requestedRV },
+        },
       },
-    };
+      'expired',
+      'list',
+    );
   }
   // The rv itself is gone or ahead of the server: read from "" (a consistent read) at once.
   if ((isExpired(error) || isTooLargeResourceVersion(error)) && !pager.retriedFromScratch) {
     state.rvUnavailable = true;
-    return startPager(state, relistResourceVersion(state), pager.pageSize, true, {
+    const t = startPager(state, relistResourceVersion(state), pager.pageSize, true, {
       level: 'info',
       msg: 'list resourceVersion unavailable; listing from the latest state',
       fields: { rv: pager.requestedRV, error: errorText(error) },
     });
+    return restarted(t, restartReasonOf(error), 'list');
   }
   return backoff(state, 'cycle', error, {
     level: 'warn',
@@ -516,7 +578,9 @@ function onWatchListEvent(
       { event: preview(event) },
     );
   }
-  if (event.type === 'ERROR') return onWatchListEnded(state, phase, errorFromWatchEvent(event.object), false);
+  if (event.type === 'ERROR') {
+    return onWatchListEnded(state, phase, errorFromWatchEvent(event.object), false);
+  }
   const obj = event.object;
   if (event.type !== 'BOOKMARK') {
     const log = unexpectedKind(state.settings, obj);
@@ -545,11 +609,12 @@ function watchListFailed(
   error: unknown,
   fields?: Record<string, unknown>,
 ): ReflectorTransition {
-  return beginList(state, {
+  const t = beginList(state, {
     level: 'warn',
     msg: 'watch-list failed; falling back to a paginated list',
     fields: { error: errorText(error), ...fields },
   });
+  return restarted(t, restartReasonOf(error), 'watchList');
 }
 
 function onWatchListEnded(
@@ -573,7 +638,7 @@ function onWatchListEnded(
         fields: { error: errorText(error) },
       };
     }
-    return t;
+    return restarted(t, restartReasonOf(error), 'watchList');
   }
   if (isWatchRetriable(error)) {
     return backoff(state, 'watchList', error, {
@@ -590,7 +655,7 @@ function onWatchListEnded(
       msg: 'watch-list resourceVersion unavailable; streaming the latest state',
       fields: {},
     };
-    return t;
+    return restarted(t, restartReasonOf(error), 'watchList');
   }
   return watchListFailed(state, error);
 }
@@ -667,17 +732,19 @@ function onWatchEnded(state: ReflectorState, error: unknown, veryShort: boolean)
       );
     }
     if (error === undefined) {
-      return beginWatch(state, {
+      const t = beginWatch(state, {
         level: 'debug',
         msg: 'watch closed; re-watching',
         fields: { rv: state.lastSyncRV },
       });
+      return restarted(t, 'closed', 'watch');
     }
-    return beginWatch(state, {
+    const t = beginWatch(state, {
       level: 'info',
       msg: 'watch connection broke; re-watching from the last resourceVersion',
       fields: { rv: state.lastSyncRV, error: errorText(error) },
     });
+    return restarted(t, 'connectionBroken', 'watch');
   }
   const fields = { rv: state.lastSyncRV, error: errorText(error) };
   if (error instanceof InvalidInputError) {
@@ -712,12 +779,16 @@ export function stepReflector(state: ReflectorState, input: ReflectorInput): Ref
   const phase = state.phase;
   switch (input.type) {
     case 'start':
-      return beginCycle(state);
+      return beginCycle(state, 'initial');
     case 'backoffDone':
       if (phase.name !== 'backoff') return CONTINUE;
       if (phase.then === 'watch') return beginWatch(state);
-      if (phase.then === 'watchList') return beginWatchList(state);
-      return beginCycle(state);
+      if (phase.then === 'watchList') {
+        const t = beginWatchList(state);
+        t.list = phase.reason;
+        return t;
+      }
+      return beginCycle(state, phase.reason);
     case 'listPage':
       return phase.name === 'list' ? onListPage(state, phase.pager, input.page) : CONTINUE;
     case 'listFailed':
@@ -733,11 +804,12 @@ export function stepReflector(state: ReflectorState, input: ReflectorInput): Ref
     case 'inactive': {
       const fields = { rv: state.lastSyncRV, silentMs: input.ms };
       if (phase.name === 'watch') {
-        return beginWatch(state, {
+        const t = beginWatch(state, {
           level: 'warn',
           msg: 'watch silent for the inactivity window; re-watching',
           fields,
         });
+        return restarted(t, 'stalled', 'watch');
       }
       if (phase.name === 'watchList') {
         return watchListFailed(

@@ -10,18 +10,48 @@ import {
 import { type Backoff, exponentialBackoff } from '../operators/backoff.ts';
 import { ApiError, InvalidConfigError, KubeRxError, TimeoutError } from '../operators/errors.ts';
 import { type Logger, silentLogger } from '../operators/logger.ts';
-import type { KubeObject, ReflectorEvent, ReflectorHealth } from '../operators/types.ts';
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeObject,
+  type ReflectorEvent,
+  type ReflectorHealth,
+  type ReflectorListReason,
+  type ReflectorRestartRecord,
+} from '../operators/types.ts';
 import {
   healthStateOf,
   initialReflectorState,
   type ReflectorCommand,
   type ReflectorInput,
   type ReflectorMemory,
+  type ReflectorRestart,
   rememberReflectorState,
   resumeReflectorState,
   stepReflector,
 } from './list-watch-state.ts';
 import type { ListerWatcher } from './ports.ts';
+import { stallWindow } from './stall-window.ts';
+
+/** What a metrics sink can read of one running listWatch at any time (a scrape). */
+export interface ReflectorProgress {
+  /** The last synced resourceVersion ('' before the first list). */
+  resourceVersion: string;
+  /** scheduler.now() of the last event or bookmark received, undefined before the first. */
+  lastEventAt: number | undefined;
+}
+
+/**
+ * Where listWatch reports its restarts, (re)lists and progress, for one resource; `reflectorMetrics`
+ * (src/metrics/) writes them to Prometheus. Nothing is called per watch event: progress is read on demand.
+ */
+export interface ReflectorMetricsSink {
+  /** A watch (the streaming watch-list included) ended, or a list request failed, and is being replaced. */
+  restarted(restart: ReflectorRestart): void;
+  /** A (re)list began: a paginated list or a streaming watch-list. */
+  listed(reason: ReflectorListReason): void;
+  /** Called on subscribe with a reader of the stream's progress; the returned function is called on teardown. */
+  track(progress: () => ReflectorProgress): () => void;
+}
 
 /** Options of {@link listWatch}. Every field is optional; the defaults are client-go's unless noted. */
 export interface ListWatchConfig {
@@ -31,8 +61,20 @@ export interface ListWatchConfig {
   pageSize?: number;
   /** Watches ask the server to close after [min, 2·min) seconds; default 300, smaller values are raised to 300. */
   minWatchTimeoutSeconds?: number;
-  /** Abandon and resume a watch that delivered nothing (not even a bookmark) for this long; default 25 000 ms, 0 disables. */
+  /**
+   * The longest a watch may deliver nothing (not even a bookmark) before it is abandoned and resumed from
+   * its last resourceVersion; default 25 000 ms, 0 disables. Within it the window is learned (see
+   * {@link stallFloorMs}).
+   */
   inactivityTimeoutMs?: number;
+  /**
+   * The shortest learned window, default 1000 ms. While events flow the window is twice the longest of
+   * the recent gaps between them, at least this; on a quiet watch it is twice the server's bookmark
+   * interval; at most `inactivityTimeoutMs`. List pages are bounded the same way by the learned duration
+   * of recent pages (at most `requestTimeoutMs`). A floor at or above `inactivityTimeoutMs` turns the
+   * learning off (fixed windows: `inactivityTimeoutMs` and `requestTimeoutMs`).
+   */
+  stallFloorMs?: number;
   /**
    * Abandon a list page that has not answered in this long and retry after a backoff; default 60 000 ms,
    * 0 disables. A guard for lister-watchers without their own timeout: a client that retries inside one
@@ -66,6 +108,8 @@ export interface ListWatchConfig {
    * starting over at "0". Without it, every subscription is a fresh reflector.
    */
   memory?: ReflectorMemory;
+  /** Counts restarts and (re)lists and exposes progress, e.g. `reflectorMetrics(registry).sink('v1/pods')`. */
+  metrics?: ReflectorMetricsSink;
 }
 
 const VERY_SHORT_WATCH_MS = 1000;
@@ -124,6 +168,8 @@ export function listWatch<T extends KubeObject = KubeObject>(
   );
   const inactivityMs = nonNegative('inactivityTimeoutMs', config.inactivityTimeoutMs, 25_000);
   const requestTimeoutMs = nonNegative('requestTimeoutMs', config.requestTimeoutMs, 60_000);
+  const stallFloorMs = nonNegative('stallFloorMs', config.stallFloorMs, 1000);
+  const learning = inactivityMs > 0 && stallFloorMs < inactivityMs;
   const settings = {
     watchList: config.watchList ?? true,
     pageSize,
@@ -145,6 +191,8 @@ export function listWatch<T extends KubeObject = KubeObject>(
     const backoff = config.backoff ? config.backoff() : exponentialBackoff({ scheduler, random });
     const memory = config.memory;
     const state = memory ? resumeReflectorState(settings, memory) : initialReflectorState(settings);
+    const stall = stallWindow({ floorMs: stallFloorMs, ceilingMs: inactivityMs });
+    const metrics = config.metrics;
 
     let closed = false;
     /** Generation of the current request or timer; inputs of older generations are stale and dropped. */
@@ -155,6 +203,14 @@ export function listWatch<T extends KubeObject = KubeObject>(
     let lastActivity = 0;
     let lastEventAt: number | undefined;
     let lastError: ReflectorHealth['lastError'];
+    let restarts = 0;
+    let lastRestart: ReflectorRestartRecord | undefined;
+    let lists = 0;
+    let lastList: ReflectorHealth['lastList'];
+    /** When the inactivity timer is due (scheduler time). */
+    let inactivityDue = 0;
+    /** Objects in the last complete list, the expected size of a list without a limit. */
+    let lastListSize = 0;
 
     // A trampoline: inputs raised while an input is being handled (synchronous sources) wait their turn.
     const queue: { gen: number; input: ReflectorInput }[] = [];
@@ -185,6 +241,8 @@ export function listWatch<T extends KubeObject = KubeObject>(
     let publishedState: ReflectorHealth['state'] | undefined;
     let publishedSynced = false;
     let publishedErrorAt: number | undefined;
+    let publishedRestarts = 0;
+    let publishedLists = 0;
     const publishHealth = () => {
       const observer = config.health;
       if (!observer?.next) return;
@@ -192,17 +250,23 @@ export function listWatch<T extends KubeObject = KubeObject>(
       if (
         healthState === publishedState &&
         state.synced === publishedSynced &&
-        lastError?.at === publishedErrorAt
+        lastError?.at === publishedErrorAt &&
+        restarts === publishedRestarts &&
+        lists === publishedLists
       ) {
         return;
       }
       publishedState = healthState;
       publishedSynced = state.synced;
       publishedErrorAt = lastError?.at;
-      const snapshot: ReflectorHealth = { state: healthState, synced: state.synced };
+      publishedRestarts = restarts;
+      publishedLists = lists;
+      const snapshot: ReflectorHealth = { state: healthState, synced: state.synced, restarts, lists };
       if (state.lastSyncRV) snapshot.resourceVersion = state.lastSyncRV;
       if (lastEventAt !== undefined) snapshot.lastEventAt = lastEventAt;
       if (lastError) snapshot.lastError = lastError;
+      if (lastRestart) snapshot.lastRestart = lastRestart;
+      if (lastList) snapshot.lastList = lastList;
       try {
         observer.next(snapshot);
       } catch (error) {
@@ -210,10 +274,39 @@ export function listWatch<T extends KubeObject = KubeObject>(
       }
     };
 
+    const record = (restart: ReflectorRestart | undefined, list: ReflectorListReason | undefined) => {
+      const at = scheduler.now();
+      if (restart) {
+        restarts++;
+        lastRestart = { reason: restart.reason, during: restart.during, at };
+        if (restart.reason === 'stalled') stall.stalled();
+        try {
+          metrics?.restarted(restart);
+        } catch (error) {
+          log.error({ err: error }, 'metrics sink threw');
+        }
+      }
+      if (list) {
+        lists++;
+        lastList = { reason: list, at };
+        try {
+          metrics?.listed(list);
+        } catch (error) {
+          log.error({ err: error }, 'metrics sink threw');
+        }
+      }
+    };
+
     const handle = (input: ReflectorInput) => {
+      const before = state.phase.name;
       const t = stepReflector(state, input);
       if (memory) rememberReflectorState(state, memory);
       if (t.log) log[t.log.level](t.log.fields ?? {}, t.log.msg);
+      if (t.restart || t.list) record(t.restart, t.list);
+      if (t.emit?.type === 'Replace') {
+        lastListSize = t.emit.items.length;
+        if (before === 'watchList') stall.initialEventsEnded();
+      }
       if (t.emit) subscriber.next(t.emit as ReflectorEvent<T>);
       if (closed) return;
       if (t.resetBackoff) backoff.reset();
@@ -238,14 +331,35 @@ export function listWatch<T extends KubeObject = KubeObject>(
       else request = sub;
     };
 
+    const window = () => (learning ? stall.window() : inactivityMs);
+    const scheduleInactivity = (gen: number, delay: number) => {
+      inactivityDue = scheduler.now() + delay;
+      inactivity = scheduler.schedule(function check(this: SchedulerAction<undefined>) {
+        const now = scheduler.now();
+        const idle = now - lastActivity;
+        const limit = window();
+        if (idle >= limit) dispatch(gen, { type: 'inactive', ms: idle });
+        else {
+          inactivityDue = now + limit - idle;
+          this.schedule(undefined, limit - idle);
+        }
+      }, delay);
+    };
     const armInactivity = (gen: number) => {
       if (inactivityMs <= 0) return;
       lastActivity = scheduler.now();
-      inactivity = scheduler.schedule(function check(this: SchedulerAction<undefined>) {
-        const idle = scheduler.now() - lastActivity;
-        if (idle >= inactivityMs) dispatch(gen, { type: 'inactive', ms: idle });
-        else this.schedule(undefined, inactivityMs - idle);
-      }, inactivityMs);
+      stall.watchStarted(lastActivity);
+      scheduleInactivity(gen, window());
+    };
+    /** Learns from an arrival; brings the timer forward when the learned window shrank below it. */
+    const arrived = (gen: number, now: number, bookmark: boolean) => {
+      stall.arrived(now, bookmark);
+      if (inactivityDue - now <= stallFloorMs) return;
+      const limit = stall.window();
+      if (now + limit < inactivityDue && inactivity) {
+        inactivity.unsubscribe();
+        scheduleInactivity(gen, limit);
+      }
     };
 
     const run = (command: ReflectorCommand) => {
@@ -256,18 +370,27 @@ export function listWatch<T extends KubeObject = KubeObject>(
           abandon();
           const gen = generation;
           let answered = false;
+          const startedAt = scheduler.now();
           if (requestTimeoutMs > 0) {
+            const limit = command.options.limit ?? 0;
+            const expected = limit > 0 ? Math.min(limit, Math.max(lastListSize, 1)) : lastListSize;
+            const pageMs = learning ? stall.pageWindow(requestTimeoutMs, expected) : requestTimeoutMs;
             timer = scheduler.schedule(() => {
+              if (learning) stall.pageTimedOut(pageMs);
               dispatch(gen, {
                 type: 'listFailed',
-                error: new TimeoutError(`list ${description}`, requestTimeoutMs),
+                error: new TimeoutError(`list ${description}`, pageMs),
               });
-            }, requestTimeoutMs);
+            }, pageMs);
           }
           const sub = lw.list(command.options).subscribe({
             next: (page) => {
               if (answered) return;
               answered = true;
+              if (learning) {
+                const items = Array.isArray(page?.items) ? page.items.length : 0;
+                stall.pageAnswered(scheduler.now() - startedAt, items);
+              }
               dispatch(gen, { type: 'listPage', page });
             },
             error: (error: unknown) => dispatch(gen, { type: 'listFailed', error }),
@@ -304,7 +427,16 @@ export function listWatch<T extends KubeObject = KubeObject>(
           const sub = lw.watch(options).subscribe({
             next: (event) => {
               events++;
-              lastActivity = lastEventAt = scheduler.now();
+              const now = scheduler.now();
+              lastActivity = lastEventAt = now;
+              if (learning) {
+                arrived(
+                  gen,
+                  now,
+                  event?.type === 'BOOKMARK' &&
+                    event.object?.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true',
+                );
+              }
               dispatch(gen, { type: 'watchEvent', event });
             },
             error: (error: unknown) => dispatch(gen, { type: 'watchEnded', error, veryShort: veryShort() }),
@@ -351,6 +483,10 @@ export function listWatch<T extends KubeObject = KubeObject>(
       }
     };
 
+    const untrack = metrics?.track(() => ({
+      resourceVersion: state.lastSyncRV,
+      lastEventAt,
+    }));
     publishHealth();
     dispatch(generation, { type: 'start' });
 
@@ -358,6 +494,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
       closed = true;
       abandon();
       publishHealth();
+      untrack?.();
     };
   });
 }
