@@ -1,7 +1,7 @@
 // The process runtime: each container's command runs as a child process group on this host, logs in CRI format.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readlinkSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import { networkInterfaces, constants as osConstants } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { Subject } from 'rxjs';
@@ -112,7 +112,8 @@ const VERSION = '0.1.0';
  * - Logs: stdout/stderr to `<logDirectory>/<logPath>` in the CRI format (see cri-log.ts).
  * - exec/execSync: the command runs with the container's env and working directory (inside its
  *   namespaces when it has them); a missing command is exit code 127 with the message on stderr;
- *   `tty` gets no terminal (stderr is merged into stdout), and `resize` is not offered.
+ *   `tty` runs it on a new pty made by util-linux `script` (80x24, `resize` sets the size; stderr and
+ *   stdout are one stream, as on a terminal); without `script` on PATH, tty gets no terminal.
  * - Stats: CPU (utime+stime) and RSS summed over the container's processes, from /proc.
  */
 export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRuntime {
@@ -127,6 +128,7 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
   const events = new Subject<ContainerEvent>();
   let closed = false;
   let ns: PodNamespaces | undefined;
+  let scriptPath: string | undefined;
 
   const namespaces = (): PodNamespaces => {
     if (ns) return ns;
@@ -379,20 +381,29 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
     async exec(containerId, command, options) {
       open();
       const c = running(containerOf(containerId));
-      const child = execChild(c, command, options.stdin);
+      // A terminal comes from util-linux `script`, which runs the command on a new pty.
+      if (options.tty && scriptPath === undefined) scriptPath = which('script') ?? '';
+      const pty = options.tty ? (scriptPath ?? '') : '';
+      const argv = pty ? ptyCommand(pty, plainPath(c, command)) : command;
+      const child = execChild(c, argv, options.stdin || pty !== '');
       const stderrLines: Buffer[] = [];
       if (options.tty) {
-        // No terminal here: a tty session shows stderr and stdout on one stream, as a terminal would.
+        // A terminal has one output: stderr shows on the same stream as stdout.
         child.stderr?.pipe(child.stdout as unknown as NodeJS.WritableStream, { end: false });
       }
       const exit = execExit(child, command[0] ?? '', stderrLines);
-      return {
+      const session: ExecSession = {
         stdout: child.stdout!,
         stderr: options.tty ? undefined : child.stderr!,
         stdin: options.stdin ? child.stdin! : undefined,
         exit,
         kill: () => killGroup(child),
-      } satisfies ExecSession;
+      };
+      if (pty && child.pid !== undefined) {
+        const pid = child.pid;
+        return { ...session, resize: (cols, rows) => resizePty(pid, cols, rows) };
+      }
+      return session;
     },
 
     async containerStats(containerId) {
@@ -543,6 +554,13 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
     return c;
   }
 
+  /** For plain processes, an absolute command under a mountPath is run from its host path. */
+  function plainPath(c: ContainerRecord, command: string[]): string[] {
+    if (namespaces().kind !== 'none' && c.initPid !== undefined) return command;
+    const [first, ...rest] = command;
+    return first && isAbsolute(first) ? [mapToHost(first, c.config.mounts), ...rest] : command;
+  }
+
   function execChild(c: ContainerRecord, command: string[], stdin: boolean): ChildProcess {
     const nsMode = namespaces();
     const stdio: ('pipe' | 'ignore')[] = [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'];
@@ -684,6 +702,41 @@ function processesOf(pgid: number): ProcEntry[] {
   for (const p of table) if (p.pgrp === pgid) seen.set(p.pid, p);
   for (const p of descendants(table, pgid)) seen.set(p.pid, p);
   return [...seen.values()];
+}
+
+/** `script` runs the command on a new pty (80x24 until resized) and exits with its status. */
+function ptyCommand(script: string, command: string[]): string[] {
+  const quoted = command.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return [script, '-q', '-e', '-c', `stty cols 80 rows 24 2>/dev/null; exec ${quoted}`, '/dev/null'];
+}
+
+/** Sets the size of the pty a `script` session made (the kernel then sends SIGWINCH to its processes). */
+function resizePty(scriptPid: number, cols: number, rows: number): void {
+  for (const p of descendants(procTable(), scriptPid)) {
+    let tty: string;
+    try {
+      tty = readlinkSync(`/proc/${p.pid}/fd/0`);
+    } catch {
+      continue;
+    }
+    if (!tty.startsWith('/dev/pts/')) continue;
+    spawnSync('stty', ['-F', tty, 'cols', String(Math.max(1, cols)), 'rows', String(Math.max(1, rows))], {
+      timeout: 2000,
+      stdio: 'ignore',
+    });
+    return;
+  }
+}
+
+function which(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {}
+  }
+  return undefined;
 }
 
 /** The namespaced init: the first descendant of the launcher whose PID namespace differs from ours. */

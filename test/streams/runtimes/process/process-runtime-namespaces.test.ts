@@ -127,6 +127,20 @@ for (const { tool, found } of tools) {
       expect((await runtime.execSync(id, ['no-such-command'], 5)).exitCode).toBe(127);
     });
 
+    it('exec with tty gets a pty inside the namespaces', async () => {
+      const { id } = await run(['sleep', '100']);
+      const session = await runtime.exec(id, ['sh', '-c', 'hostname; stty size'], {
+        stdin: false,
+        tty: true,
+      });
+      let out = '';
+      session.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      expect(await session.exit).toBe(0);
+      expect(out.replace(/\r/g, '')).toBe('web-0\n24 80\n');
+    });
+
     it('a missing command or working directory is a StartError', async () => {
       const missing = await run(['no-such-command-kube-rx']);
       expect(await waitForState(runtime, missing.id, 'CONTAINER_EXITED')).toMatchObject({

@@ -308,6 +308,26 @@ describe('processRuntime: exec, stats, listing', () => {
     expect(Buffer.concat(chunks).toString()).toBe('ping\n');
   });
 
+  it('exec with tty runs on a pty (80x24) that resize changes, stderr on the same stream', async () => {
+    const { id } = await run(['sleep', '100']);
+    const session = await runtime.exec(id, ['sh', '-c', 'tty; stty size; echo err >&2; read x; stty size'], {
+      stdin: true,
+      tty: true,
+    });
+    expect(session.stderr).toBeUndefined();
+    let out = '';
+    session.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    await until(() => out.includes('err'), 'the first output');
+    expect(out).toMatch(/\/dev\/pts\/\d+/);
+    expect(out).toContain('24 80');
+    session.resize!(120, 40);
+    session.stdin!.write('go\n');
+    expect(await session.exit).toBe(0);
+    expect(out).toContain('40 120');
+  });
+
   it('containerStats sums CPU time and memory of the container processes', async () => {
     const { id } = await run(['sh', '-c', 'while :; do :; done']);
     await until(() => true, 'start');
