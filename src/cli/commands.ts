@@ -5,6 +5,7 @@ import { listerWatcher } from '../../streams/api-client.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { PODS } from '../../streams/resources.ts';
 import { apiserverCommand } from '../apiserver/command.ts';
+import { kubeletCommand } from '../kubelet/command.ts';
 import { podConfigCommand } from '../kubelet/pod-config-command.ts';
 import { leaderElectCommand } from '../leader-election/command.ts';
 import { upCommand } from '../node-agent/up-command.ts';
@@ -21,5 +22,6 @@ export const commands: (() => Command)[] = [
       }),
     }),
   () => leaderElectCommand(),
+  () => kubeletCommand(),
   () => schedulerCommand(),
 ];
