@@ -40,7 +40,8 @@ afterAll(async () => {
 });
 
 const MIRROR = `web-${NODE}`;
-const isMirror = (pod: Pod | undefined) => pod?.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined;
+const isMirror = (pod: Pod | undefined) =>
+  pod?.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined;
 
 describe('kubelet static pods', () => {
   it('creates a mirror pod for a static manifest, shows its status there, and recreates it when deleted', async () => {

@@ -1,9 +1,11 @@
 // Tests of the real prober against loopback HTTP and TCP servers and a fake exec runtime (prober_test.go, probe/http, probe/tcp).
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Container, Pod, PodStatus, Probe } from '../../../../operators/api/core-v1.ts';
 import type { ProbeResult } from '../../../../operators/kubelet/probe-worker-state.ts';
+import { servingCertificates } from '../../../../src/apiserver/certificates.ts';
 import { prober, resolveProbePort } from '../../../../src/kubelet/prober/prober.ts';
 import type { ExecResult } from '../../../../streams/runtimes/runtime.ts';
 
@@ -119,6 +121,25 @@ describe('prober: HTTP GET', () => {
     const p = prober({ onFailure: (f) => outputs.push(f.output) });
     await p('readiness', pod, status, withProbe({ httpGet: { port, path: '/?code=503' } }), 'id');
     expect(outputs).toEqual(['HTTP probe failed with statuscode: 503']);
+  });
+});
+
+describe('prober: HTTPS GET', () => {
+  it('does not verify the certificate, as the kubelet does not', async () => {
+    const { certPem, keyPem } = servingCertificates('127.0.0.1');
+    const tls = https.createServer({ cert: certPem, key: keyPem }, (_req, res) =>
+      res.writeHead(200).end('secure'),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const tlsPort = (tls.address() as net.AddressInfo).port;
+      expect(await run({ httpGet: { port: tlsPort, scheme: 'HTTPS', path: '/' } })).toBe('Success');
+      // plain HTTP against the TLS port fails
+      expect(await run({ httpGet: { port: tlsPort, path: '/' } })).toBe('Failure');
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 });
 
