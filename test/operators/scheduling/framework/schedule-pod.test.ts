@@ -419,6 +419,95 @@ describe('node sampling and the round-robin start', () => {
   });
 });
 
+describe('findNodesThatFitPod details', () => {
+  it('records every failed node with the rejecting plugin (TestFindFitAllError)', async () => {
+    const f = fw({ filter: ['TrueFilter', 'FalseFilter'], score: ['NumericMap'] }, names('1', '2', '3'));
+    const out = await run(f, makePod('p'));
+    expect(out.type).toBe('FitError');
+    if (out.type !== 'FitError') return;
+    const statuses = out.error.diagnosis.nodeToStatus.statuses;
+    expect([...statuses.keys()]).toEqual(['1', '2', '3']);
+    for (const s of statuses.values())
+      expect(s).toEqual({ code: 'Unschedulable', reasons: [ERR_REASON_FAKE], plugin: 'FalseFilter' });
+  });
+
+  it('only the failed nodes are recorded (TestFindFitSomeError)', async () => {
+    const f = fw({ filter: ['MatchFilter'], score: ['NumericMap'] }, names('1', '2', '3'));
+    const out = await run(f, makePod('1'));
+    expect(out).toMatchObject({ type: 'Scheduled', suggestedHost: '1', evaluatedNodes: 3, feasibleNodes: 1 });
+  });
+
+  it('without filter plugins the nodes are taken from the round-robin start', async () => {
+    const nodes = names(...Array.from({ length: 200 }, (_, i) => String(i + 1)));
+    const f = fw({ score: ['ScaledNumericMap'] }, nodes);
+    const algorithm = { nextStartNodeIndex: 150 };
+    const out = await schedulePod({ framework: f, state: newState(), pod: makePod('p'), algorithm });
+    // 100 nodes from index 150: nodes 151..200 then 1..50; the best is 200.
+    expect(out).toMatchObject({
+      type: 'Scheduled',
+      suggestedHost: '200',
+      feasibleNodes: 100,
+      evaluatedNodes: 100,
+    });
+    expect(algorithm.nextStartNodeIndex).toBe(50);
+  });
+
+  it('an extender answer in both maps counts as UnschedulableAndUnresolvable', async () => {
+    const f = fw({ filter: ['TrueFilter'], score: ['NumericMap'] }, names('1', '2'));
+    const ext: Extender = {
+      name: () => 'ext',
+      isFilter: () => true,
+      isPrioritizer: () => false,
+      isBinder: () => false,
+      isInterested: () => true,
+      isIgnorable: () => false,
+      filter: async () => ({
+        feasible: [],
+        failed: { '1': 'soft', '2': 'soft' },
+        failedAndUnresolvable: { '1': 'hard' },
+      }),
+      prioritize: async () => ({ scores: [], weight: 1 }),
+      bind: async () => {},
+    };
+    const out = await run(f, makePod('p'), [ext]);
+    expect(out.type).toBe('FitError');
+    if (out.type !== 'FitError') return;
+    expect(out.error.diagnosis.nodeToStatus.statuses.get('1')).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: ['hard'],
+    });
+    expect(out.error.diagnosis.nodeToStatus.statuses.get('2')).toEqual({
+      code: 'Unschedulable',
+      reasons: ['soft'],
+    });
+    expect(out.error.message).toBe('0/2 nodes are available: 1 hard, 1 soft.');
+  });
+
+  it('an uninterested extender is not asked', async () => {
+    const f = fw({ filter: ['TrueFilter'], score: ['NumericMap'] }, names('1', '2'));
+    let asked = 0;
+    const ext: Extender = {
+      name: () => 'ext',
+      isFilter: () => true,
+      isPrioritizer: () => true,
+      isBinder: () => false,
+      isInterested: () => false,
+      isIgnorable: () => false,
+      filter: async () => {
+        asked++;
+        return { feasible: [], failed: {}, failedAndUnresolvable: {} };
+      },
+      prioritize: async () => {
+        asked++;
+        return { scores: [], weight: 1 };
+      },
+      bind: async () => {},
+    };
+    expect(await run(f, makePod('p'), [ext])).toMatchObject({ type: 'Scheduled', suggestedHost: '2' });
+    expect(asked).toBe(0);
+  });
+});
+
 describe('numFeasibleNodesToFind', () => {
   it.each<[string, number | undefined, number, number, number]>([
     ['fewer than 100 nodes: all of them', undefined, 0, 10, 10],
