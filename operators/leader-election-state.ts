@@ -192,3 +192,53 @@ export function planRelease(
   };
   return { record, lease: withRecord(state.lease, record) };
 }
+
+/** Why a coordinated candidate did not renew (see {@link planCoordinatedRenew}). */
+export type CoordinatedWait = 'missing' | 'expired' | 'held' | 'endOfTerm';
+
+/**
+ * client-go's tryCoordinatedRenew, decided after reading the Lease. With coordinated leader election the
+ * API server's controller picks the holder; a candidate never creates or takes the Lease, it only renews it
+ * once the controller has named it holder.
+ * - No Lease, or one expired by this candidate's observed time: wait.
+ * - Another holder: wait (`held`).
+ * - This candidate holds it but a `preferredHolder` is set (end of term): do not renew, so it expires and
+ *   the controller hands it over.
+ * - Otherwise renew, keeping acquire time, transitions and strategy.
+ */
+export function planCoordinatedRenew(
+  state: ElectorState,
+  fetched: Lease | undefined,
+  now: number,
+  observedAt: number = now,
+):
+  | {
+      readonly state: ElectorState;
+      readonly plan: { readonly type: 'wait'; readonly reason: CoordinatedWait; readonly holder: string };
+    }
+  | {
+      readonly state: ElectorState;
+      readonly plan: {
+        readonly type: 'update';
+        readonly record: LeaderElectionRecord;
+        readonly lease: Lease;
+      };
+    } {
+  if (!fetched) return { state, plan: { type: 'wait', reason: 'missing', holder: '' } };
+  const next = observeLease(state, fetched, observedAt);
+  const old = leaseToRecord(fetched);
+  const wait = (reason: CoordinatedWait) => ({
+    state: next,
+    plan: { type: 'wait' as const, reason, holder: old.holderIdentity },
+  });
+  if (!isLeaseValid(next, now)) return wait('expired');
+  if (!isLeader(next)) return wait('held');
+  if (old.preferredHolder !== '') return wait('endOfTerm');
+  const record: LeaderElectionRecord = {
+    ...desired(next, now),
+    acquireTime: old.acquireTime,
+    leaderTransitions: old.leaderTransitions,
+    strategy: old.strategy,
+  };
+  return { state: next, plan: { type: 'update', record, lease: withRecord(fetched, record) } };
+}

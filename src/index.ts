@@ -1,6 +1,7 @@
 // The public entry of kube-rx: sources, operators and assemblies, re-exported from their own files.
 
 export { type Backoff, type ExponentialBackoffConfig, exponentialBackoff } from '../operators/backoff.ts';
+export { electionStep, type LeaseCandidate } from '../operators/coordinated-election.ts';
 export { DelayingQueue, type DelayingQueueConfig } from '../operators/delaying-queue.ts';
 export { deltaFifo } from '../operators/delta-fifo.ts';
 export * from '../operators/errors.ts';
@@ -207,10 +208,19 @@ export {
   waitForCacheSync,
 } from './informers/wait-for-cache-sync.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
+export {
+  type CoordinatedElectionControllerConfig,
+  coordinatedElectionController,
+} from './leader-election/coordinated-election-controller.ts';
 // Leader election
 export { type HealthzAdaptor, healthzAdaptor } from './leader-election/healthz-adaptor.ts';
 export { type LeaderElectionConfig, leaderElection } from './leader-election/leader-election.ts';
-export { type LeaderElector, type LeaderElectorConfig, leaderElector } from './leader-election/leader-elector.ts';
+export {
+  type LeaderElector,
+  type LeaderElectorConfig,
+  leaderElector,
+} from './leader-election/leader-elector.ts';
+export { type LeaseCandidateConfig, leaseCandidate } from './leader-election/lease-candidate.ts';
 export { createLogger, type LoggerConfig, REDACTED_PATHS } from './logging/logger.ts';
 export { metricsRequestHandler } from './metrics/metrics-request-handler.ts';
 export {

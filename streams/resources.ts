@@ -39,4 +39,12 @@ export const PRIORITY_CLASSES = resource(
 );
 /** storage.k8s.io/v1 */
 export const CSI_NODES = resource('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false);
+/** coordination.k8s.io/v1beta1 (coordinated leader election) */
+export const LEASE_CANDIDATES = resource(
+  'coordination.k8s.io',
+  'v1beta1',
+  'leasecandidates',
+  'LeaseCandidate',
+  true,
+);
 export { LEASES } from './lease-client.ts';

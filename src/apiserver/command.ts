@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { InvalidConfigError } from '../../operators/errors.ts';
-import { portFlag } from '../cli/flag-parsers.ts';
+import { featureGatesFlag, portFlag } from '../cli/flag-parsers.ts';
 import { shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
-import { startApiServer } from './index.ts';
+import { KNOWN_FEATURE_GATES, startApiServer } from './index.ts';
 
 /**
  * The `apiserver` subcommand. Once listening it prints one JSON line on stdout,
@@ -29,6 +29,11 @@ export function apiserverCommand(): Command {
     .option('--token-file <path>', 'read the bearer token from this file')
     .option('--plain-http', 'serve plain HTTP (loopback only)', false)
     .option('--bookmark-interval <ms>', 'period of watch bookmarks in milliseconds', (v) => Number(v), 10_000)
+    .option(
+      '--feature-gates <gates>',
+      `key=value pairs of feature gates (known: ${Object.keys(KNOWN_FEATURE_GATES).join(', ')})`,
+      featureGatesFlag('--feature-gates', KNOWN_FEATURE_GATES),
+    )
     .action(
       async (opts: {
         port: number;
@@ -39,6 +44,7 @@ export function apiserverCommand(): Command {
         tokenFile?: string;
         plainHttp: boolean;
         bookmarkInterval: number;
+        featureGates?: Record<string, boolean>;
       }) => {
         const logger = createLogger().child({ command: 'apiserver' });
         if (opts.token && opts.tokenFile)
@@ -58,6 +64,7 @@ export function apiserverCommand(): Command {
           token,
           plainHttp: opts.plainHttp,
           bookmarkIntervalMs: opts.bookmarkInterval,
+          ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
           logger,
         });
         if (opts.kubeconfigOut) await server.writeKubeconfig(opts.kubeconfigOut);

@@ -3,8 +3,11 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP, type Socket } from 'node:net';
+import type { ElectionTiming } from '../../operators/coordinated-election.ts';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
+import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
+import { coordinatedElectionController } from '../leader-election/coordinated-election-controller.ts';
 import { servingCertificates } from './certificates.ts';
 import { FileJournal } from './file-journal.ts';
 import { createApiHandler } from './http-handler.ts';
@@ -39,7 +42,19 @@ export interface ApiServerOptions {
   maxWatchSeconds?: number;
   /** The resource table; default {@link RESOURCES}. */
   resources?: readonly ResourceDef[];
+  /**
+   * Feature gates, as kube-apiserver's `--feature-gates`. Known: `CoordinatedLeaderElection` (default
+   * false), which runs the coordinated leader election controller over a loopback client.
+   */
+  featureGates?: Readonly<Record<string, boolean>>;
+  /** Election duration and requeue period of the coordinated leader election controller (tests shorten them). */
+  coordinatedElectionTiming?: Partial<ElectionTiming>;
 }
+
+/** The feature gates the embedded API server knows, with their defaults. */
+export const KNOWN_FEATURE_GATES: Readonly<Record<string, boolean>> = Object.freeze({
+  CoordinatedLeaderElection: false,
+});
 
 export interface RunningApiServer {
   /** `https://127.0.0.1:PORT` (or `http://` with plainHttp). */
@@ -98,6 +113,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   if (options.token !== undefined && !/^[\x21-\x7e]+$/.test(options.token)) {
     throw new InvalidConfigError('token', 'must be non-empty printable ASCII without spaces');
   }
+  for (const gate of Object.keys(options.featureGates ?? {})) {
+    if (!(gate in KNOWN_FEATURE_GATES)) {
+      throw new InvalidConfigError('featureGates', `unrecognized feature gate: ${gate}`);
+    }
+  }
+  const gates = { ...KNOWN_FEATURE_GATES, ...options.featureGates };
   const log = (options.logger ?? silentLogger).child({ component: 'apiserver' });
   const store = new ObjectStore({ historyWindow: options.historyWindow });
   let journal: FileJournal | undefined;
@@ -166,6 +187,29 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const kubeconfig = kubeconfigYaml({ url, caPem: certs?.caPem, token: options.token });
   log.info({ url }, 'listening');
 
+  // Controllers kube-apiserver runs itself, over a loopback client as its own do.
+  const controllers: { stop(): void }[] = [];
+  if (gates.CoordinatedLeaderElection) {
+    const loopback = kubeApiClient({
+      kubeConfig: { from: 'string', yaml: kubeconfig },
+      qps: Number.POSITIVE_INFINITY,
+    });
+    const sub = coordinatedElectionController({
+      client: loopback,
+      logger: log,
+      ...(options.coordinatedElectionTiming ? { timing: options.coordinatedElectionTiming } : {}),
+    }).subscribe({
+      error: (err: unknown) => log.error({ err }, 'the coordinated leader election controller stopped'),
+    });
+    controllers.push({
+      stop: () => {
+        sub.unsubscribe();
+        loopback.close();
+      },
+    });
+    log.info('started the coordinated leader election controller');
+  }
+
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -175,6 +219,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     writeKubeconfig: (path) => writeFile(path, kubeconfig, { mode: 0o600 }),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        for (const c of controllers) c.stop();
         for (const w of [...watches]) w.close();
         server.close(() => {
           journal?.close();

@@ -603,6 +603,25 @@ export const RESOURCES: readonly ResourceDef[] = [
     fieldSelectors: [],
     columns: [col('Drivers', (o) => list(at(o, 'spec.drivers')).length, 'integer')],
   },
+  {
+    group: 'coordination.k8s.io',
+    version: 'v1beta1',
+    resource: 'leasecandidates',
+    singular: 'leasecandidate',
+    kind: 'LeaseCandidate',
+    namespaced: true,
+    subresources: [],
+    shortNames: [],
+    categories: [],
+    nameRule: subdomain,
+    required: ['spec.leaseName', 'spec.binaryVersion', 'spec.strategy'],
+    fieldSelectors: [],
+    columns: [
+      col('LeaseName', (o) => str(at(o, 'spec.leaseName'), '')),
+      col('BinaryVersion', (o) => str(at(o, 'spec.binaryVersion'), '')),
+      col('EmulationVersion', (o) => str(at(o, 'spec.emulationVersion'), '')),
+    ],
+  },
 ];
 
 /** The row's id: `group/resource`, or `resource` for the core group. */

@@ -31,3 +31,40 @@ export function goDurationFlag(flag: string): (value: string) => number {
     }
   };
 }
+
+/**
+ * `--feature-gates A=true,B=false` as the Kubernetes components parse it: `key=value` pairs of booleans,
+ * each key one of `known` (a later flag adds to an earlier one's map).
+ */
+export function featureGatesFlag(
+  flag: string,
+  known: Readonly<Record<string, boolean>>,
+): (value: string, previous?: Record<string, boolean>) => Record<string, boolean> {
+  return (value, previous = {}) => {
+    const gates = { ...previous };
+    for (const pair of value.split(',')) {
+      const part = pair.trim();
+      if (part === '') continue;
+      const eq = part.indexOf('=');
+      if (eq < 0) throw new InvalidArgumentError(`${flag}: missing bool value for ${part}`);
+      const key = part.slice(0, eq).trim();
+      const raw = part.slice(eq + 1).trim();
+      if (!(key in known)) throw new InvalidArgumentError(`${flag}: unrecognized feature gate: ${key}`);
+      const bool = parseGoBool(raw);
+      if (bool === undefined) {
+        throw new InvalidArgumentError(
+          `${flag}: invalid value of ${key}=${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`,
+        );
+      }
+      gates[key] = bool;
+    }
+    return gates;
+  };
+}
+
+/** Go's strconv.ParseBool. */
+function parseGoBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
+}

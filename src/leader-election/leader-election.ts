@@ -20,7 +20,7 @@ import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { LeaseClient } from '../../streams/lease-client.ts';
 import type { HealthzAdaptor } from './healthz-adaptor.ts';
 import { elector } from './leader-elector.ts';
-import { type ElectorRuntime, releaseLease, tryAcquireOrRenew } from './lease-steps.ts';
+import { type ElectorRuntime, releaseLease, tryAcquireOrRenew, tryCoordinatedRenew } from './lease-steps.ts';
 
 /** Configuration of one candidate; durations in milliseconds. */
 export interface LeaderElectionConfig extends Partial<LeaderElectionTimings> {
@@ -49,6 +49,13 @@ export interface LeaderElectionConfig extends Partial<LeaderElectionTimings> {
   logger?: Logger;
   /** Attached to this campaign while it runs, so `/healthz` can report an overdue renewal (client-go's HealthzAdaptor). */
   healthz?: HealthzAdaptor;
+  /**
+   * Coordinated leader election (client-go's `Coordinated`): the API server's controller picks the holder
+   * among the LeaseCandidates (run {@link leaseCandidate} beside this, with `identity` as its name); this
+   * campaign never creates or takes the Lease, it leads once named holder and stops renewing when the
+   * controller sets a preferred holder. Needs an API server with the CoordinatedLeaderElection feature.
+   */
+  coordinated?: boolean;
 }
 
 /**
@@ -88,6 +95,7 @@ export function leaderElection(config: LeaderElectionConfig): Observable<boolean
   const scheduler = config.scheduler ?? asyncScheduler;
   const random = config.random ?? Math.random;
   const releaseOnCancel = config.releaseOnCancel ?? true;
+  const step = config.coordinated ? tryCoordinatedRenew : tryAcquireOrRenew;
   const logger = (config.logger ?? silentLogger).child({
     component: 'leader-election',
     lease: `${config.namespace}/${config.name}`,
@@ -159,7 +167,7 @@ export function leaderElection(config: LeaderElectionConfig): Observable<boolean
     };
 
     const acquire = () => {
-      attempt(bounded(tryAcquireOrRenew(rt)), (ok) => {
+      attempt(bounded(step(rt)), (ok) => {
         report();
         if (ok) {
           setLeading(true);
@@ -181,7 +189,7 @@ export function leaderElection(config: LeaderElectionConfig): Observable<boolean
         lost();
       }, timings.renewDeadline);
       const poll = () => {
-        attempt(tryAcquireOrRenew(rt), (ok) => {
+        attempt(step(rt), (ok) => {
           report();
           if (ok) {
             deadline?.unsubscribe();

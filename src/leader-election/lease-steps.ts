@@ -16,6 +16,7 @@ import {
   type ElectorState,
   observeLease,
   planAfterRead,
+  planCoordinatedRenew,
   planFastRenew,
   planRelease,
 } from '../../operators/leader-election-state.ts';
@@ -87,6 +88,41 @@ export function tryAcquireOrRenew(rt: ElectorRuntime): Observable<boolean> {
       catchError((error: unknown) => {
         rt.logger.debug({ err: describe(error) }, 'fast-path renewal failed, reading the lease');
         return slow$;
+      }),
+    );
+  }).pipe(defaultIfEmpty(false));
+}
+
+/**
+ * One coordinated attempt (client-go's tryCoordinatedRenew): read the Lease the API server's coordinated
+ * leader election controller manages, and renew it only when the controller named this candidate holder
+ * and no preferred holder ends its term. Never creates or takes the Lease.
+ * @param rt the elector's state cell, client, clock and logger
+ * @returns emits `true` when this candidate holds and renewed the lease, else `false`, then completes
+ */
+export function tryCoordinatedRenew(rt: ElectorRuntime): Observable<boolean> {
+  return defer(() => {
+    const now = rt.scheduler.now();
+    return rt.client.get(rt.state.namespace, rt.state.name).pipe(
+      take(1),
+      switchMap((fetched) => {
+        const { state, plan } = planCoordinatedRenew(rt.state, fetched, now, rt.scheduler.now());
+        rt.state = state;
+        if (plan.type === 'wait') {
+          rt.logger.debug({ reason: plan.reason, holder: plan.holder }, 'not renewing the coordinated lease');
+          return of(false);
+        }
+        return rt.client.update(plan.lease).pipe(
+          take(1),
+          map((server) => {
+            rt.state = afterWrite(rt.state, plan.record, server, rt.scheduler.now());
+            return true;
+          }),
+        );
+      }),
+      catchError((error: unknown) => {
+        rt.logger.info({ err: describe(error) }, 'failed to renew the coordinated lease');
+        return of(false);
       }),
     );
   }).pipe(defaultIfEmpty(false));

@@ -1,7 +1,7 @@
 // Tests of the shared flag parsers: accepted values, and usage errors that name the flag.
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { portFlag, positiveNumberFlag } from '../../../src/cli/flag-parsers.ts';
+import { featureGatesFlag, portFlag, positiveNumberFlag } from '../../../src/cli/flag-parsers.ts';
 
 describe('portFlag', () => {
   it.each([
@@ -28,5 +28,32 @@ describe('positiveNumberFlag', () => {
     expect(() => positiveNumberFlag('--kube-api-burst')(text)).toThrow(
       /^--kube-api-burst: must be a number > 0/,
     );
+  });
+});
+
+describe('featureGatesFlag (component-base --feature-gates)', () => {
+  const parse = featureGatesFlag('--feature-gates', { CoordinatedLeaderElection: false, Other: true });
+  it.each<[string, Record<string, boolean>]>([
+    ['CoordinatedLeaderElection=true', { CoordinatedLeaderElection: true }],
+    ['CoordinatedLeaderElection=1, Other=F', { CoordinatedLeaderElection: true, Other: false }],
+    ['', {}],
+  ])('%j', (text, gates) => expect(parse(text)).toEqual(gates));
+
+  it('adds to an earlier occurrence of the flag', () => {
+    expect(parse('Other=false', { CoordinatedLeaderElection: true })).toEqual({
+      CoordinatedLeaderElection: true,
+      Other: false,
+    });
+  });
+
+  it.each([
+    ['Nope=true', '--feature-gates: unrecognized feature gate: Nope'],
+    ['Other', '--feature-gates: missing bool value for Other'],
+    [
+      'Other=yes',
+      '--feature-gates: invalid value of Other=yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
+    ],
+  ])("refuses %j with the components' words", (text, message) => {
+    expect(() => parse(text)).toThrow(message);
   });
 });
