@@ -355,16 +355,21 @@ export class InterPodAffinity
         hint: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj as Pod, newObj as Pod),
       },
       {
-        event: { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeLabel },
-        hint: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj as Node, newObj as Node),
+        // UpdateNodeTaint too: a node added while not ready may only show up later as a taint change.
+        event: {
+          resource: 'Node',
+          action: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint,
+        },
+        hint: (pod, _oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, newObj as Node),
       },
     ];
   }
 
   /**
-   * Queue when an assigned pod's change can help: an added or relabelled pod now matches all the pod's
-   * required affinity terms; a relabelled pod no longer matches one of its anti-affinity terms; a deleted
-   * pod matched its anti-affinity, or had required anti-affinity that selected the pod.
+   * Queue when an assigned pod's change can help: an added pod, or a relabelled one that did not
+   * before, matches all the pod's required affinity terms; a relabelled pod stops matching its
+   * anti-affinity terms; a deleted pod matched them. Beyond upstream (which waits for the periodic
+   * flush there): a deleted pod whose own required anti-affinity selected the pod also queues it.
    */
   isSchedulableAfterPodChange(pod: Pod, oldPod: Pod | undefined, newPod: Pod | undefined): QueueingHint {
     if ((newPod && !newPod.spec.nodeName) || (oldPod && !oldPod.spec.nodeName)) return 'QueueSkip';
@@ -374,21 +379,18 @@ export class InterPodAffinity
     } catch {
       return 'Queue';
     }
-    const matchesAnyAnti = (p: Pod) =>
-      terms.requiredAntiAffinity.some((t) => termMatches(t, p, this.#labelsOf(p)));
+    const affine = (p: Pod) => podMatchesAllTerms(terms.requiredAffinity, p, this.#labelsOf(p));
+    const allAnti = (p: Pod) => podMatchesAllTerms(terms.requiredAntiAffinity, p, this.#labelsOf(p));
+    const anyAnti = (p: Pod) => terms.requiredAntiAffinity.some((t) => termMatches(t, p, this.#labelsOf(p)));
     if (oldPod && newPod) {
-      const wasAffine = podMatchesAllTerms(terms.requiredAffinity, oldPod, this.#labelsOf(oldPod));
-      if (!wasAffine && podMatchesAllTerms(terms.requiredAffinity, newPod, this.#labelsOf(newPod)))
-        return 'Queue';
-      if (matchesAnyAnti(oldPod) && !matchesAnyAnti(newPod)) return 'Queue';
+      if (!affine(oldPod) && affine(newPod)) return 'Queue';
+      if (allAnti(oldPod) && !allAnti(newPod)) return 'Queue';
+      if (anyAnti(oldPod) && !anyAnti(newPod)) return 'Queue';
       return 'QueueSkip';
     }
-    if (newPod)
-      return podMatchesAllTerms(terms.requiredAffinity, newPod, this.#labelsOf(newPod))
-        ? 'Queue'
-        : 'QueueSkip';
+    if (newPod) return affine(newPod) ? 'Queue' : 'QueueSkip';
     if (!oldPod) return 'QueueSkip';
-    if (matchesAnyAnti(oldPod)) return 'Queue';
+    if (anyAnti(oldPod)) return 'Queue';
     try {
       const theirAnti = podAffinityTerms(oldPod).requiredAntiAffinity;
       return theirAnti.some((t) => termMatches(t, pod, this.#labelsOf(pod))) ? 'Queue' : 'QueueSkip';
@@ -397,8 +399,8 @@ export class InterPodAffinity
     }
   }
 
-  /** Queue when a node gains (or changes) a topology label an affinity term uses, or changes one an anti-affinity term uses. */
-  isSchedulableAfterNodeChange(pod: Pod, oldNode: Node | undefined, newNode: Node | undefined): QueueingHint {
+  /** Queue when the added or updated node has the topology key of any required (anti-)affinity term. */
+  isSchedulableAfterNodeChange(pod: Pod, newNode: Node | undefined): QueueingHint {
     if (!newNode) return 'QueueSkip';
     let terms: PodAffinityTerms;
     try {
@@ -406,19 +408,11 @@ export class InterPodAffinity
     } catch {
       return 'Queue';
     }
-    const newLabels = newNode.metadata.labels ?? {};
-    const oldLabels = oldNode?.metadata.labels;
-    for (const t of terms.requiredAffinity) {
-      if (!Object.hasOwn(newLabels, t.topologyKey)) continue;
-      if (!oldLabels || oldLabels[t.topologyKey] !== newLabels[t.topologyKey]) return 'Queue';
-    }
-    if (oldLabels) {
-      for (const t of terms.requiredAntiAffinity) {
-        if (Object.hasOwn(oldLabels, t.topologyKey) && oldLabels[t.topologyKey] !== newLabels[t.topologyKey])
-          return 'Queue';
-      }
-    }
-    return 'QueueSkip';
+    const labels = newNode.metadata.labels ?? {};
+    const hasKey = (t: AffinityTerm) => Object.hasOwn(labels, t.topologyKey);
+    return terms.requiredAffinity.some(hasKey) || terms.requiredAntiAffinity.some(hasKey)
+      ? 'Queue'
+      : 'QueueSkip';
   }
 }
 

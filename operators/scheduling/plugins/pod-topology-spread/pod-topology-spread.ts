@@ -286,7 +286,11 @@ export class PodTopologySpread
   eventsToRegister(): readonly ClusterEventWithHint[] {
     return [
       {
-        event: { resource: 'Pod', action: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete },
+        event: {
+          resource: 'Pod',
+          action:
+            ActionType.Add | ActionType.UpdatePodLabel | ActionType.UpdatePodToleration | ActionType.Delete,
+        },
         hint: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj as Pod, newObj as Pod),
       },
       {
@@ -300,13 +304,26 @@ export class PodTopologySpread
     ];
   }
 
-  /** Queue when an assigned pod in the same namespace whose labels matter to a constraint comes, goes or changes. */
+  /**
+   * Queue when a change can move the counts: an assigned pod of the same namespace matching a
+   * constraint's selector is added or deleted, or relabelled so that some selector's verdict flips; or
+   * the pod itself gains tolerations while a constraint honours taints.
+   */
   isSchedulableAfterPodChange(pod: Pod, oldPod: Pod | undefined, newPod: Pod | undefined): QueueingHint {
-    const involved = (p: Pod) => Boolean(p.spec.nodeName) && p.metadata.namespace === pod.metadata.namespace;
+    const involved = (p: Pod) =>
+      (p.metadata.uid !== undefined && p.metadata.uid === pod.metadata.uid) ||
+      (Boolean(p.spec.nodeName) && p.metadata.namespace === pod.metadata.namespace);
     if ((newPod && !involved(newPod)) || (oldPod && !involved(oldPod))) return 'QueueSkip';
     const constraints = this.#hardConstraintsOrNone(pod);
     if (oldPod && newPod) {
-      if (!oldPod.metadata.deletionTimestamp && newPod.metadata.deletionTimestamp) return 'Queue';
+      if (
+        newPod.metadata.uid === pod.metadata.uid &&
+        !sameJson(oldPod.spec.tolerations, newPod.spec.tolerations) &&
+        constraints.some((c) => c.nodeTaintsPolicy === 'Honor')
+      ) {
+        return 'Queue';
+      }
+      if (sameJson(oldPod.metadata.labels ?? {}, newPod.metadata.labels ?? {})) return 'QueueSkip';
       return constraints.some(
         (c) => c.selector.matches(oldPod.metadata.labels) !== c.selector.matches(newPod.metadata.labels),
       )
@@ -317,27 +334,24 @@ export class PodTopologySpread
     return constraints.some((c) => c.selector.matches(changed.metadata.labels)) ? 'Queue' : 'QueueSkip';
   }
 
-  /** Queue when a node with every topology key is added or removed, or a topology value or a honoured taint changes. */
+  /**
+   * Queue when a node with every topology key is added or deleted, gains or loses one of the keys, or
+   * (still having them all) changes a topology value or its taints.
+   */
   isSchedulableAfterNodeChange(pod: Pod, oldNode: Node | undefined, newNode: Node | undefined): QueueingHint {
     const constraints = this.#hardConstraintsOrNone(pod);
-    if (!oldNode && newNode) return nodeHasAllTopologyKeys(newNode, constraints) ? 'Queue' : 'QueueSkip';
-    if (oldNode && !newNode) return nodeHasAllTopologyKeys(oldNode, constraints) ? 'Queue' : 'QueueSkip';
-    if (!oldNode || !newNode) return 'QueueSkip';
-    const oldHas = nodeHasAllTopologyKeys(oldNode, constraints);
-    const newHas = nodeHasAllTopologyKeys(newNode, constraints);
-    if (!oldHas && !newHas) return 'QueueSkip';
-    const valueChanged = constraints.some(
-      (c) => oldNode.metadata.labels?.[c.topologyKey] !== newNode.metadata.labels?.[c.topologyKey],
-    );
-    if (valueChanged) return 'Queue';
-    const taintsMatter = constraints.some((c) => c.nodeTaintsPolicy === 'Honor');
-    if (
-      taintsMatter &&
-      JSON.stringify(oldNode.spec?.taints ?? []) !== JSON.stringify(newNode.spec?.taints ?? [])
-    ) {
-      return 'Queue';
+    const oldMatching = oldNode ? nodeHasAllTopologyKeys(oldNode, constraints) : false;
+    const newMatching = newNode ? nodeHasAllTopologyKeys(newNode, constraints) : false;
+    if (oldNode && newNode) {
+      if (oldMatching !== newMatching) return 'Queue';
+      if (!newMatching) return 'QueueSkip';
+      const valueChanged = constraints.some(
+        (c) => oldNode.metadata.labels?.[c.topologyKey] !== newNode.metadata.labels?.[c.topologyKey],
+      );
+      return valueChanged || !sameJson(oldNode.spec?.taints, newNode.spec?.taints) ? 'Queue' : 'QueueSkip';
     }
-    return 'QueueSkip';
+    if (newNode) return newMatching ? 'Queue' : 'QueueSkip';
+    return oldMatching ? 'Queue' : 'QueueSkip';
   }
 
   #hardConstraintsOrNone(pod: Pod): SpreadConstraint[] {
@@ -347,6 +361,10 @@ export class PodTopologySpread
       return [];
     }
   }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /** Builds the plugin from its args (`PodTopologySpreadArgs`) and the handle. */

@@ -215,10 +215,10 @@ describe('InterPodAffinity queueing hints', () => {
   const assigned = (labels: Record<string, string>, o: Parameters<typeof makePod>[1] = {}) =>
     makePod('q', { labels, node: 'n1', ...o });
 
-  it('registers pod add/label-update/delete and node add/label events', () => {
+  it('registers pod add/label-update/delete and node add/label/taint events', () => {
     expect(plugin.eventsToRegister().map((e) => e.event)).toEqual([
       { resource: 'Pod', action: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete },
-      { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeLabel },
+      { resource: 'Node', action: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint },
     ]);
   });
 
@@ -280,12 +280,18 @@ describe('InterPodAffinity queueing hints', () => {
       want: 'Queue',
     },
     {
-      name: 'an unrelated label changed',
+      name: 'any update of a node with a term’s key (as upstream)',
       old: bareNode('n', { zone: 'a', x: '1' }),
       now: bareNode('n', { zone: 'a', x: '2' }),
+      want: 'Queue',
+    },
+    {
+      name: 'a node update without any term’s key',
+      old: bareNode('n', { x: '1' }),
+      now: bareNode('n', { x: '2' }),
       want: 'QueueSkip',
     },
-  ])('node event: $name → $want', ({ old, now, want }) => {
-    expect(plugin.isSchedulableAfterNodeChange(pod, old, now)).toBe(want);
+  ])('node event: $name → $want (the hint reads only the new node)', ({ now, want }) => {
+    expect(plugin.isSchedulableAfterNodeChange(pod, now)).toBe(want);
   });
 });

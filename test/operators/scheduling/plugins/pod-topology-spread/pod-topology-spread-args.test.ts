@@ -140,10 +140,14 @@ describe('PodTopologySpread queueing hints', () => {
   const zoneNode = (zone: string | undefined, taints?: Node['spec']) =>
     ({ ...makeNode('n1', zone ? { zone } : {}), spec: taints ?? {} }) as Node;
 
-  it('registers pod add/label-update/delete and node add/delete/label/taint events', () => {
+  it('registers pod add/label/toleration-update/delete and node add/delete/label/taint events', () => {
     const events = plugin.eventsToRegister().map((e) => e.event);
     expect(events).toEqual([
-      { resource: 'Pod', action: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete },
+      {
+        resource: 'Pod',
+        action:
+          ActionType.Add | ActionType.UpdatePodLabel | ActionType.UpdatePodToleration | ActionType.Delete,
+      },
       {
         resource: 'Node',
         action: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint,
@@ -170,9 +174,15 @@ describe('PodTopologySpread queueing hints', () => {
       want: 'QueueSkip',
     },
     {
-      name: 'a pod starting to terminate',
+      name: 'an update that leaves the labels alone',
       old: assigned({ foo: '' }),
       now: assigned({ foo: '' }, { deleting: true }),
+      want: 'QueueSkip',
+    },
+    {
+      name: 'the pod itself gains a toleration (nodeTaintsPolicy Honor)',
+      old: makePod('p', { labels: { foo: '' } }),
+      now: makePod('p', { labels: { foo: '' }, tolerations: [{ key: 'k', operator: 'Exists' }] }),
       want: 'Queue',
     },
   ])('pod event: $name → $want', ({ old, now, want }) => {
@@ -191,10 +201,17 @@ describe('PodTopologySpread queueing hints', () => {
       want: 'QueueSkip',
     },
     {
-      name: 'a taint removed (nodeTaintsPolicy Honor)',
+      name: 'a taint removed',
       old: zoneNode('z1', { taints: [{ key: 'k', effect: 'NoSchedule' }] }),
       now: zoneNode('z1'),
       want: 'Queue',
+    },
+    { name: 'the zone label removed', old: zoneNode('z1'), now: zoneNode(undefined), want: 'Queue' },
+    {
+      name: 'a taint changed on a node without the key',
+      old: zoneNode(undefined, { taints: [{ key: 'k', effect: 'NoSchedule' }] }),
+      now: zoneNode(undefined),
+      want: 'QueueSkip',
     },
   ])('node event: $name → $want', ({ old, now, want }) => {
     expect(plugin.isSchedulableAfterNodeChange(pod, old, now)).toBe(want);
