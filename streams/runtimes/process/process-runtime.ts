@@ -187,23 +187,27 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
     finish(c, 128, 'StartError', message);
   };
 
-  /** Signals every process of the container: its group, and descendants that left the group. */
-  const signal = (c: ContainerRecord, sig: NodeJS.Signals) => {
+  /**
+   * Signals every process of the container: its group, and descendants that left the group (found in
+   * `table`, read from /proc when not given).
+   */
+  const signal = (c: ContainerRecord, sig: NodeJS.Signals, table?: ProcEntry[]) => {
     if (c.pgid === undefined) return;
-    const table = procTable();
-    const targets = new Set<number>();
-    const skipMonitor = sig !== 'SIGKILL' && namespaces().kind === 'bwrap';
-    for (const p of table) if (p.pgrp === c.pgid) targets.add(p.pid);
-    for (const p of descendants(table, c.pgid)) targets.add(p.pid);
-    if (skipMonitor) {
-      // bwrap's outer process dies on SIGTERM and takes the sandbox with it: spare it, signal the rest.
-      targets.delete(c.pgid);
-    } else {
+    // bwrap's outer process dies on SIGTERM and takes the sandbox with it: spare it, signal the rest.
+    const spareMonitor = sig !== 'SIGKILL' && namespaces().kind === 'bwrap';
+    if (!spareMonitor) {
       try {
         process.kill(-c.pgid, sig);
-      } catch {}
-      targets.delete(c.pgid);
+      } catch {
+        // Nothing of the group is left, so no live parent leads to a process that left it.
+        return;
+      }
     }
+    const all = table ?? procTable();
+    const targets = new Set<number>();
+    if (spareMonitor) for (const p of all) if (p.pgrp === c.pgid) targets.add(p.pid);
+    for (const p of descendants(all, c.pgid)) if (spareMonitor || p.pgrp !== c.pgid) targets.add(p.pid);
+    targets.delete(c.pgid);
     for (const pid of targets) {
       try {
         process.kill(pid, sig);
@@ -434,11 +438,12 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
       closed = true;
       const grace = config.closeGraceSeconds ?? 2;
       for (const child of execs) killGroup(child);
+      await Promise.all([...containers.values()].map((c) => c.starting));
+      const table = procTable();
       await Promise.all(
         [...containers.values()].map(async (c) => {
-          if (c.starting) await c.starting;
           if (c.status.state !== 'CONTAINER_RUNNING') return;
-          signal(c, grace > 0 ? 'SIGTERM' : 'SIGKILL');
+          signal(c, grace > 0 ? 'SIGTERM' : 'SIGKILL', table);
           const timer = setTimeout(() => signal(c, 'SIGKILL'), grace * 1000);
           await c.exited;
           clearTimeout(timer);
@@ -532,7 +537,6 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
       return;
     }
     c.pgid = child.pid;
-    if (nsMode.kind !== 'none' && child.pid !== undefined) c.initPid = findInit(child.pid);
     c.status = { ...c.status, state: 'CONTAINER_RUNNING', startedAt: now(), pid: child.pid! };
     emit('CONTAINER_STARTED_EVENT', c);
     logger.debug({ container: c.status.id, pid: child.pid }, 'container started');
@@ -556,7 +560,7 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
 
   /** For plain processes, an absolute command under a mountPath is run from its host path. */
   function plainPath(c: ContainerRecord, command: string[]): string[] {
-    if (namespaces().kind !== 'none' && c.initPid !== undefined) return command;
+    if (namespaces().kind !== 'none') return command;
     const [first, ...rest] = command;
     return first && isAbsolute(first) ? [mapToHost(first, c.config.mounts), ...rest] : command;
   }
@@ -565,7 +569,12 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
     const nsMode = namespaces();
     const stdio: ('pipe' | 'ignore')[] = [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'];
     let child: ChildProcess;
-    if (nsMode.kind !== 'none' && c.initPid !== undefined) {
+    if (nsMode.kind !== 'none') {
+      // The nsenter target, found on first use (a scan of /proc) rather than at every start.
+      if (c.initPid === undefined && c.pgid !== undefined) c.initPid = findInit(c.pgid);
+      if (c.initPid === undefined) {
+        throw new RuntimeStateError(`container ${c.status.id} has no process left to exec in`);
+      }
       const launch = namespacedExec(
         nsMode.nsenter,
         c.initPid,
