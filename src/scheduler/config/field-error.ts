@@ -9,6 +9,8 @@ export interface FieldError {
   readonly type: FieldErrorType;
   readonly value?: unknown;
   readonly detail?: string;
+  /** The whole text when it was formatted elsewhere (a plugin's own validator). */
+  readonly formatted?: string;
 }
 
 function show(value: unknown): string {
@@ -19,6 +21,7 @@ function show(value: unknown): string {
 
 /** `field: Type[: value][: detail]`, as kube-scheduler prints it. */
 export function formatFieldError(e: FieldError): string {
+  if (e.formatted) return e.formatted;
   switch (e.type) {
     case 'Required value':
       return `${e.field}: Required value${e.detail ? `: ${e.detail}` : ''}`;

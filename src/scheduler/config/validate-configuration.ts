@@ -1,6 +1,7 @@
 // Validation of a defaulted KubeSchedulerConfiguration, as upstream's validation.go: every error names its field path.
 import { parseGoDuration } from '../../kubelet/go-duration.ts';
 import { duplicate, type FieldError, invalid, required, unsupported } from './field-error.ts';
+import { PLUGIN_HELPER_ARGS_VALIDATORS } from './plugin-args-validators.ts';
 import {
   EXTENSION_POINTS,
   type KubeSchedulerConfiguration,
@@ -70,7 +71,11 @@ function validateProfile(
   for (const point of ['multiPoint', ...EXTENSION_POINTS] as const) {
     errors.push(...validatePluginSet(`${path}.plugins.${point}`, profile.plugins?.[point], options));
   }
-  const validators = { ...PLUGIN_ARGS_VALIDATORS, ...options.argsValidators };
+  const validators = {
+    ...PLUGIN_ARGS_VALIDATORS,
+    ...PLUGIN_HELPER_ARGS_VALIDATORS,
+    ...options.argsValidators,
+  };
   const seen = new Set<string>();
   (profile.pluginConfig ?? []).forEach((pc, j) => {
     const field = `${path}.pluginConfig[${j}]`;

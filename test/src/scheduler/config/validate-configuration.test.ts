@@ -126,7 +126,7 @@ describe('validateConfiguration', () => {
     [
       'InterPodAffinity with a weight above 100',
       { profiles: [{ pluginConfig: [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: 101 } }] }] },
-      'profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]',
+      'profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 101: not in valid range [0-100]',
     ],
     [
       'NodeResourcesFit with an unknown strategy',
@@ -138,7 +138,7 @@ describe('validateConfiguration', () => {
       'profiles[0].pluginConfig[0].args.scoringStrategy.type: Unsupported value: "Random": supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"',
     ],
     [
-      'NodeResourcesBalancedAllocation with a weight above 100',
+      'NodeResourcesBalancedAllocation with a weight other than 1',
       {
         profiles: [
           {
@@ -151,7 +151,7 @@ describe('validateConfiguration', () => {
           },
         ],
       },
-      'profiles[0].pluginConfig[0].args.resources[0].weight: Invalid value: 200: resource weight of cpu not in valid range [1, 100]',
+      'profiles[0].pluginConfig[0].args.resources[0].weight: Invalid value: 200: must be 1',
     ],
     [
       'args of another kind',
