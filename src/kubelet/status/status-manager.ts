@@ -395,7 +395,7 @@ export function statusManager(config: StatusManagerConfig): StatusManager {
         const synced = apiVersions.get(entry.apiUid ?? uid);
         const stale = synced === undefined || synced < entry.version;
         if (stale) due.push([uid, entry]);
-        else if (all && entry.podIsFinished && entry.pod.metadata.deletionTimestamp !== undefined)
+        else if (all && entry.podIsFinished && podFor(uid)?.metadata.deletionTimestamp !== undefined)
           due.push([uid, entry]);
         else if (all && needsReconcile(uid, entry)) {
           apiVersions.delete(entry.apiUid ?? uid);

@@ -441,6 +441,24 @@ describe('statusManager (status_manager_test.go)', () => {
     expect(events.at(-1)?.outcome).toBe('deleted');
   });
 
+  it('deletes a finished pod whose deletion was requested later, on the periodic sync (TestDeletePodWhileReclaiming)', () => {
+    const kubeletPods = new Map<string, Pod>();
+    const { clock, api, manager, events, start } = setup({ getPod: (uid) => kubeletPods.get(uid) });
+    const pod = testPod();
+    api.put(pod);
+    kubeletPods.set('uid-1', pod);
+    start();
+    manager.terminatePod(pod);
+    clock.advance(0);
+    expect(api.count('delete')).toBe(0);
+    const deleting = { ...pod, metadata: { ...pod.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    api.put({ ...api.pods.get('new/foo')!, metadata: deleting.metadata });
+    kubeletPods.set('uid-1', deleting);
+    clock.advance(10_000);
+    expect(events.at(-1)?.outcome).toBe('deleted');
+    expect(api.pods.has('new/foo')).toBe(false);
+  });
+
   it('forgets orphaned statuses (TestRemoveOrphanedStatuses)', () => {
     const { manager } = setup();
     manager.setPodStatus(testPod('a', 'a'), randomStatus());
