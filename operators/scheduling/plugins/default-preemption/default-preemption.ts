@@ -24,13 +24,16 @@ import {
 import { podEligibleToPreemptOthers } from './eligibility.ts';
 import { type Candidate, pickOneNodeForPreemption } from './pick-one-node-for-preemption.ts';
 import { clearNominatedNodeName, prepareCandidate } from './prepare-candidate.ts';
+import type { VictimEligibility } from './select-victims-on-node.ts';
 
 export const DEFAULT_PREEMPTION = 'DefaultPreemption';
 
-/** What the plugin draws on besides the handle: the random start offset of the candidate search. */
+/** What the plugin draws on besides the handle. */
 export interface DefaultPreemptionDeps {
-  /** An integer in [0, n); default uniform random. */
+  /** The random start offset of the candidate search: an integer in [0, n); default uniform random. */
   random?: (n: number) => number;
+  /** Upstream's IsEligiblePod hook: may this lower-priority pod be a victim? Default: yes. */
+  isEligiblePod?: VictimEligibility;
 }
 
 type Outcome = { result?: PostFilterResult; status?: Status };
@@ -49,12 +52,14 @@ export class DefaultPreemption implements PostFilterPlugin {
   readonly #handle: FrameworkHandle;
   readonly #args: Required<DefaultPreemptionArgs>;
   readonly #random: (n: number) => number;
+  readonly #isEligible: VictimEligibility | undefined;
 
   constructor(args: DefaultPreemptionArgs, handle: FrameworkHandle, deps: DefaultPreemptionDeps = {}) {
     validateDefaultPreemptionArgs(args);
     this.#args = defaultDefaultPreemptionArgs(args);
     this.#handle = handle;
     this.#random = deps.random ?? ((n) => Math.floor(Math.random() * n));
+    this.#isEligible = deps.isEligiblePod;
   }
 
   async postFilter(state: CycleState, pod: Pod, filteredNodeStatuses: NodeToStatus): Promise<Outcome> {
@@ -83,7 +88,7 @@ export class DefaultPreemption implements PostFilterPlugin {
     const nominatedStatus = preemptor.status?.nominatedNodeName
       ? nodeStatusOf(statuses, preemptor.status.nominatedNodeName)
       : undefined;
-    const eligibility = podEligibleToPreemptOthers(preemptor, snapshot, nominatedStatus);
+    const eligibility = podEligibleToPreemptOthers(preemptor, snapshot, nominatedStatus, this.#isEligible);
     if (!eligibility.eligible) return { status: newStatus('Unschedulable', eligibility.message) };
 
     const found = await this.findCandidates(state, preemptor, statuses);
@@ -133,6 +138,7 @@ export class DefaultPreemption implements PostFilterPlugin {
       offset,
       wanted,
       this.#handle.scheduler.now(),
+      this.#isEligible,
     );
     for (const [name, status] of unresolvable) run.statuses.set(name, status);
     const error = run.errors.length > 0 ? new Error(run.errors.map((e) => e.message).join(', ')) : undefined;

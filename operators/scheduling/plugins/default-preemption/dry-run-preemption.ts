@@ -4,7 +4,7 @@ import type { CycleState, NodeToStatus, PodDisruptionBudget } from '../../framew
 import type { NodeInfo } from '../../framework/node-info.ts';
 import { newStatus, type Status } from '../../framework/status.ts';
 import type { Candidate } from './pick-one-node-for-preemption.ts';
-import { selectVictimsOnNode, type VictimsHandle } from './select-victims-on-node.ts';
+import { selectVictimsOnNode, type VictimEligibility, type VictimsHandle } from './select-victims-on-node.ts';
 
 export const PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
 
@@ -59,6 +59,7 @@ export function dryRunPreemption(
   offset: number,
   wanted: number,
   now: number,
+  isEligible?: VictimEligibility,
 ): DryRunResult {
   const nonViolating: Candidate[] = [];
   const violating: Candidate[] = [];
@@ -66,7 +67,7 @@ export function dryRunPreemption(
   const errors: Error[] = [];
   for (let i = 0; i < potential.length; i++) {
     const nodeInfo = potential[(offset + i) % potential.length]!.clone();
-    const outcome = selectVictimsOnNode(handle, state.clone(), preemptor, nodeInfo, pdbs, now);
+    const outcome = selectVictimsOnNode(handle, state.clone(), preemptor, nodeInfo, pdbs, now, isEligible);
     let status: Status;
     if (outcome.ok && outcome.victims.length > 0) {
       const c = { name: nodeInfo.name, victims: outcome.victims, numPdbViolations: outcome.numPdbViolations };

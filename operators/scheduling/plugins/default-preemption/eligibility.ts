@@ -2,7 +2,7 @@
 import type { Pod } from '../../../api/core-v1.ts';
 import type { NodeInfoLister } from '../../framework/interface.ts';
 import type { Status } from '../../framework/status.ts';
-import { podPriority } from './pod-importance.ts';
+import { isPreemptionAllowed, type VictimEligibility } from './select-victims-on-node.ts';
 
 export const NOT_ELIGIBLE_NEVER = 'not eligible due to preemptionPolicy=Never.';
 export const NOT_ELIGIBLE_TERMINATING = 'not eligible due to a terminating pod on the nominated node.';
@@ -18,21 +18,25 @@ export function podTerminatingByPreemption(pod: Pod): boolean {
  * Whether the pod may preempt, and why not:
  * - preemptionPolicy Never → "not eligible due to preemptionPolicy=Never.";
  * - it is nominated to a node that its filters did not mark UnschedulableAndUnresolvable, and a
- *   lower-priority pod there is still terminating by preemption → "not eligible due to a terminating
+ *   pod there that it may preempt is still terminating by preemption → "not eligible due to a terminating
  *   pod on the nominated node." (an earlier preemption is still making room).
  */
 export function podEligibleToPreemptOthers(
   pod: Pod,
   nodes: NodeInfoLister,
   nominatedNodeStatus: Status | undefined,
+  isEligible?: VictimEligibility,
 ): { eligible: true } | { eligible: false; message: string } {
   if (pod.spec.preemptionPolicy === 'Never') return { eligible: false, message: NOT_ELIGIBLE_NEVER };
   const nominated = pod.status?.nominatedNodeName;
   if (nominated) {
     if (nominatedNodeStatus?.code === 'UnschedulableAndUnresolvable') return { eligible: true };
     const nodeInfo = nodes.get(nominated);
-    const priority = podPriority(pod);
-    if (nodeInfo?.pods.some((p) => podPriority(p.pod) < priority && podTerminatingByPreemption(p.pod))) {
+    if (
+      nodeInfo?.pods.some(
+        (p) => isPreemptionAllowed(nodeInfo, p, pod, isEligible) && podTerminatingByPreemption(p.pod),
+      )
+    ) {
       return { eligible: false, message: NOT_ELIGIBLE_TERMINATING };
     }
   }

@@ -8,6 +8,22 @@ import { moreImportantPod, podPriority } from './pod-importance.ts';
 
 export const NO_VICTIMS_FOUND = 'No preemption victims found for incoming pod';
 
+/**
+ * An extra say on which lower-priority pods may be victims (upstream's IsEligiblePod hook); the
+ * default allows every one.
+ */
+export type VictimEligibility = (nodeInfo: NodeInfo, victim: PodInfo, preemptor: Pod) => boolean;
+
+/** True when `victim` may be preempted by `preemptor`: strictly lower priority, and the hook agrees. */
+export function isPreemptionAllowed(
+  nodeInfo: NodeInfo,
+  victim: PodInfo,
+  preemptor: Pod,
+  isEligible: VictimEligibility = () => true,
+): boolean {
+  return podPriority(victim.pod) < podPriority(preemptor) && isEligible(nodeInfo, victim, preemptor);
+}
+
 /** The outcome on one node: victims (most important first) and how many of them violate a PDB, or why not. */
 export type VictimsOnNode =
   | { readonly ok: true; readonly victims: readonly Pod[]; readonly numPdbViolations: number }
@@ -21,7 +37,7 @@ export type VictimsHandle = Pick<
 
 /**
  * Finds the victims on `nodeInfo` (a private copy, changed here) with `state` (a private clone):
- * 1. remove every pod of lower priority than the preemptor (none → UnschedulableAndUnresolvable
+ * 1. remove every pod of lower priority than the preemptor that `isEligible` allows (none → UnschedulableAndUnresolvable
  *    "No preemption victims found for incoming pod");
  * 2. if the preemptor still does not fit, the Filter status is the answer;
  * 3. reprieve, most important first, the PDB-violating pods and then the others: add each back and
@@ -34,6 +50,7 @@ export function selectVictimsOnNode(
   nodeInfo: NodeInfo,
   pdbs: readonly PodDisruptionBudget[],
   now: number,
+  isEligible?: VictimEligibility,
 ): VictimsOnNode {
   const remove = (info: PodInfo): Status | undefined => {
     nodeInfo.removePod(info.pod);
@@ -45,8 +62,7 @@ export function selectVictimsOnNode(
   };
   const fits = () => handle.runFilterPluginsWithNominatedPods(state, preemptor, nodeInfo);
 
-  const priority = podPriority(preemptor);
-  const potential = nodeInfo.pods.filter((p) => podPriority(p.pod) < priority);
+  const potential = nodeInfo.pods.filter((p) => isPreemptionAllowed(nodeInfo, p, preemptor, isEligible));
   for (const info of potential) {
     const status = remove(info);
     if (!isSuccess(status)) return { ok: false, status: status! };

@@ -338,3 +338,34 @@ describe('DefaultPreemption with the real NodeResourcesFit', () => {
     expect(statuses.statuses.get('node1')?.code).toBeDefined();
   });
 });
+
+describe('DefaultPreemption’s IsEligiblePod hook', () => {
+  it('keeps a pod the hook protects out of the victims', async () => {
+    const pod = preemptor('2');
+    const pods = [low('protected', 'node1', '4', { labels: { keep: 'yes' } }), low('plain', 'node2', '4')];
+    const bench = preemptionBench({ nodes: [makeNode('node1'), makeNode('node2')], pods, known: [pod] });
+    const plugin = newDefaultPreemption({}, bench.framework, {
+      random: () => 0,
+      isEligiblePod: (_node, victim) => victim.pod.metadata.labels?.keep !== 'yes',
+    });
+    const { state, statuses } = bench.filterAll(pod);
+    const out = await plugin.postFilter(state, pod, statuses);
+    expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node2');
+    expect(bench.calls.filter((c) => c.verb === 'deletePod').map((c) => c.pod)).toEqual(['plain']);
+  });
+
+  it('with every pod protected there is nothing to preempt', async () => {
+    const pod = preemptor('2');
+    const bench = preemptionBench({
+      nodes: [makeNode('node1')],
+      pods: [low('p', 'node1', '4')],
+      known: [pod],
+    });
+    const plugin = newDefaultPreemption({}, bench.framework, { isEligiblePod: () => false });
+    const { state, statuses } = bench.filterAll(pod);
+    const out = await plugin.postFilter(state, pod, statuses);
+    expect(out.status?.reasons).toEqual([
+      'preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    ]);
+  });
+});
