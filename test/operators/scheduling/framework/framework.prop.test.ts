@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import { newFramework } from '../../../../operators/scheduling/framework/framework.ts';
-import type { Plugin, Registry } from '../../../../operators/scheduling/framework/interface.ts';
+import type {
+  Plugin,
+  PluginFactory,
+  Registry,
+} from '../../../../operators/scheduling/framework/interface.ts';
 import type { Code } from '../../../../operators/scheduling/framework/status.ts';
 import { newStatus } from '../../../../operators/scheduling/framework/status.ts';
 import { fakeDeps, makeNode, makePod, newState, nodeInfo } from './fixtures.ts';
@@ -21,7 +25,7 @@ describe('framework runner properties', () => {
         }),
         (outcomes) => {
           const ran: number[] = [];
-          const registry: Registry = {};
+          const registry: Record<string, PluginFactory> = {};
           outcomes.forEach((code, i) => {
             registry[`P${i}`] = () =>
               ({
@@ -65,12 +69,12 @@ describe('framework runner properties', () => {
       fc.record({ kind: fc.constant('skip' as const) }),
       fc.record({
         kind: fc.constant('nodes' as const),
-        nodes: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }),
+        nodes: fc.uniqueArray(fc.constantFrom<string>('a', 'b', 'c', 'd'), { maxLength: 4 }),
       }),
     );
     fc.assert(
       fc.property(fc.array(outcome, { minLength: 1, maxLength: 5 }), (outcomes) => {
-        const registry: Registry = {};
+        const registry: Record<string, PluginFactory> = {};
         outcomes.forEach((o, i) => {
           registry[`P${i}`] = () =>
             ({
@@ -141,7 +145,7 @@ describe('framework runner properties', () => {
         ),
         (plugins) => {
           const nodes = ['n0', 'n1', 'n2'].map((n) => nodeInfo(makeNode(n)));
-          const registry: Registry = {};
+          const registry: Record<string, PluginFactory> = {};
           plugins.forEach((pl, i) => {
             registry[`S${i}`] = () =>
               ({
