@@ -132,9 +132,11 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
     },
     initialEventsEnded() {
       gapCount = 0;
+      gapNext = 0;
     },
     stalled() {
       gapCount = 0;
+      gapNext = 0;
     },
     window() {
       if (floor >= ceiling) return ceiling;

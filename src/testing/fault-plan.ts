@@ -84,6 +84,12 @@ export interface FaultPlan {
   stallMs?: readonly [number, number];
   /** Which requests get faults; default all. Others pass through untouched. */
   applies?: (request: ProxiedRequest) => boolean;
+  /**
+   * Draw the stream faults of a list body once per object in it, as a watch draws them once per line,
+   * so that a per-event hazard hits a paginated list as often as a streaming one; the fault then
+   * happens at that object's place in the body. Default false: one draw per body.
+   */
+  listFaultsPerItem?: boolean;
 }
 
 /** A plan with every default filled in. */
@@ -94,6 +100,7 @@ export interface ResolvedFaultPlan {
   delayMs: readonly [number, number];
   stallMs: readonly [number, number];
   applies: (request: ProxiedRequest) => boolean;
+  listFaultsPerItem: boolean;
 }
 
 function probability(field: string, value: number | undefined): number {
@@ -146,6 +153,9 @@ export function validateFaultPlan(plan: FaultPlan): ResolvedFaultPlan {
       `must be a whole number >= 0, got ${retryAfterSeconds}`,
     );
   }
+  if (plan.listFaultsPerItem !== undefined && typeof plan.listFaultsPerItem !== 'boolean') {
+    throw new InvalidConfigError('faultPlan.listFaultsPerItem', 'must be a boolean');
+  }
   if (plan.applies !== undefined && typeof plan.applies !== 'function') {
     throw new InvalidConfigError('faultPlan.applies', 'must be a function');
   }
@@ -156,6 +166,7 @@ export function validateFaultPlan(plan: FaultPlan): ResolvedFaultPlan {
     delayMs: range('delayMs', plan.delayMs, [20, 300]),
     stallMs: range('stallMs', plan.stallMs, [50, 500]),
     applies: plan.applies ?? (() => true),
+    listFaultsPerItem: plan.listFaultsPerItem === true,
   };
 }
 
@@ -180,9 +191,17 @@ export function pickFault<K extends string>(
   return undefined;
 }
 
+/** True for a proxy's first request: an informer's initial list or watch-list. */
+export function isFirstRequest(request: ProxiedRequest): boolean {
+  return request.index === 1;
+}
+
 /**
  * The named fault settings of the trials and the benchmark. `heavy` mixes every fault; the others
- * stress one family each.
+ * stress one family each. The last three are the settings of issue 19's harness, per event (watch
+ * line or listed object): `stalls6s` stalls of 6 s that then resume, `hangs` stalls that never resume
+ * (headers sent, then nothing more), `hangsInList` never-resuming stalls in the first request only
+ * (the initial list, streamed or paginated) and nothing after it.
  */
 export const FAULT_PLANS = {
   none: {},
@@ -205,6 +224,9 @@ export const FAULT_PLANS = {
   stalls: { hang: 0.08, stall: 0.05, stallForever: 0.01, stallMs: [100, 1000] },
   throttling: { tooManyRequests: 0.3, unavailable: 0.1, retryAfterSeconds: 1 },
   garbled: { malformed: 0.03, split: 0.6, cut: 0.01 },
+  stalls6s: { stall: 0.003, stallMs: [6000, 6000], listFaultsPerItem: true },
+  hangs: { stallForever: 0.002, listFaultsPerItem: true },
+  hangsInList: { stallForever: 0.01, listFaultsPerItem: true, applies: isFirstRequest },
 } as const satisfies Record<string, FaultPlan>;
 
 export type FaultPlanName = keyof typeof FAULT_PLANS;

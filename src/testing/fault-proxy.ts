@@ -139,6 +139,16 @@ function expiredEventLine(): Buffer {
   return Buffer.from(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
 }
 
+/** How many objects a list body holds (0 when it is not a list). */
+function itemCount(body: Buffer): number {
+  try {
+    const items = (JSON.parse(body.toString('utf8')) as { items?: unknown }).items;
+    return Array.isArray(items) ? items.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Random cut positions inside `length` bytes, ascending, 1 to 3 of them. */
 function splitPoints(length: number, random: SeededRandom): number[] {
   if (length < 2) return [];
@@ -388,23 +398,39 @@ export async function startFaultProxy(config: FaultProxyConfig): Promise<FaultPr
       if (finished) return;
       if (!upRes.complete) return destroy();
       const body = Buffer.concat(chunks);
-      const fault = pickFault(active.stream, STREAM_FAULTS, random);
+      let fault: ReturnType<typeof pickFault<(typeof STREAM_FAULTS)[number]>>;
+      /** Per-item draws: where in the body the fault happens (the drawn object's place). */
+      let at: number | undefined;
+      if (active.listFaultsPerItem) {
+        const items = Math.max(1, itemCount(body));
+        for (let i = 0; i < items && fault === undefined; i++) {
+          fault = pickFault(active.stream, STREAM_FAULTS, random);
+          if (fault) at = Math.floor((body.length * i) / items);
+        }
+      } else {
+        fault = pickFault(active.stream, STREAM_FAULTS, random);
+      }
+      const cutPoint = (min: number) => at ?? randomInt(random, min, Math.max(min, body.length - 1));
       switch (fault) {
         case 'cut':
           note(fault);
-          await write(body.subarray(0, randomInt(random, 0, Math.max(0, body.length - 1))));
+          await write(body.subarray(0, cutPoint(0)));
           return destroy();
         case 'stallForever':
           note(fault);
-          await write(body.subarray(0, randomInt(random, 0, Math.max(0, body.length - 1))));
+          await write(body.subarray(0, cutPoint(0)));
           return holdForever();
-        case 'stall':
+        case 'stall': {
           note(fault);
+          const from = at ?? 0;
+          if (from > 0 && !(await write(body.subarray(0, from)))) return;
           if (!(await pause(randomInt(random, active.stallMs[0], active.stallMs[1])))) return;
-          break;
+          if (await write(body.subarray(from))) res.end();
+          return;
+        }
         case 'malformed':
           note(fault);
-          await write(body.subarray(0, randomInt(random, 1, Math.max(1, body.length - 1))));
+          await write(body.subarray(0, Math.max(1, cutPoint(1))));
           if (!finished) res.end();
           return;
         case 'split':

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import {
   FAULT_PLANS,
+  isFirstRequest,
   pickFault,
   REQUEST_FAULTS,
   STREAM_FAULTS,
@@ -35,6 +36,7 @@ describe('validateFaultPlan', () => {
     expect(Object.values(plan.stream).every((p) => p === 0)).toBe(true);
     expect(plan).toMatchObject({ retryAfterSeconds: 1, delayMs: [20, 300], stallMs: [50, 500] });
     expect(plan.applies({ index: 1, method: 'GET', path: '/', watch: false })).toBe(true);
+    expect(plan.listFaultsPerItem).toBe(false);
   });
 
   it.each([
@@ -44,6 +46,7 @@ describe('validateFaultPlan', () => {
     [{ retryAfterSeconds: -1 }, 'faultPlan.retryAfterSeconds'],
     [{ delayMs: [-1, 5] as const }, 'faultPlan.delayMs'],
     [{ applies: 'all' as never }, 'faultPlan.applies'],
+    [{ listFaultsPerItem: 'yes' as never }, 'faultPlan.listFaultsPerItem'],
   ])('rejects %j naming %s', (plan, field) => {
     expect(() => validateFaultPlan(plan)).toThrow(InvalidConfigError);
     try {
@@ -55,6 +58,22 @@ describe('validateFaultPlan', () => {
 
   it.each(Object.entries(FAULT_PLANS))('preset %s is valid', (_name, plan) => {
     expect(() => validateFaultPlan(plan)).not.toThrow();
+  });
+
+  it('the harness settings of issue 19: 6 s stalls, never-resuming hangs, hangs in the initial list', () => {
+    const stalls = validateFaultPlan(FAULT_PLANS.stalls6s);
+    expect(stalls.stream.stall).toBeGreaterThan(0);
+    expect(stalls.stallMs).toEqual([6000, 6000]);
+    expect(stalls.listFaultsPerItem).toBe(true);
+    const hangs = validateFaultPlan(FAULT_PLANS.hangs);
+    expect(hangs.stream.stallForever).toBeGreaterThan(0);
+    expect(hangs.stream.stall).toBe(0);
+    expect(hangs.listFaultsPerItem).toBe(true);
+    const inList = validateFaultPlan(FAULT_PLANS.hangsInList);
+    expect(inList.stream.stallForever).toBeGreaterThan(0);
+    const request = (index: number) => ({ index, method: 'GET', path: '/api/v1/pods', watch: index > 1 });
+    expect([1, 2, 3].map((i) => inList.applies(request(i)))).toEqual([true, false, false]);
+    expect(isFirstRequest(request(1))).toBe(true);
   });
 
   it('the heavy preset mixes every fault', () => {

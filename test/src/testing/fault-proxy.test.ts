@@ -3,7 +3,7 @@ import http, { type IncomingMessage, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../../operators/errors.ts';
-import type { FaultPlan } from '../../../src/testing/fault-plan.ts';
+import { type FaultPlan, isFirstRequest } from '../../../src/testing/fault-plan.ts';
 import { type FaultProxy, startFaultProxy } from '../../../src/testing/fault-proxy.ts';
 import { malformedReason } from '../../../streams/list-watch-state.ts';
 
@@ -25,6 +25,14 @@ const LIST_BODY = JSON.stringify({
   metadata: { resourceVersion: '20' },
   items: [{ metadata: { name: 'a', resourceVersion: '3' } }],
 });
+const MANY = 50;
+const MANY_BODY = JSON.stringify({
+  kind: 'ConfigMapList',
+  metadata: { resourceVersion: '90' },
+  items: Array.from({ length: MANY }, (_, i) => ({
+    metadata: { name: `cm-${i}`, resourceVersion: String(i + 1) },
+  })),
+});
 
 let upstream: Server;
 let upstreamUrl = '';
@@ -40,6 +48,9 @@ beforeAll(async () => {
         posted.push(Buffer.concat(chunks).toString('utf8'));
         res.writeHead(201, { 'Content-Type': 'application/json', 'X-Upstream': 'yes' });
         res.end('{"ok":true}');
+      } else if (url.startsWith('/many')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(MANY_BODY);
       } else if (url.startsWith('/missing')) {
         res.writeHead(404, { 'Content-Type': 'application/json' });
         res.end('{"kind":"Status","code":404}');
@@ -300,6 +311,43 @@ describe('stream faults on other answers', () => {
       const answer = await request(proxy, LIST, { abortAfterMs: 150 });
       expect(answer.end).toBe('aborted');
       expect(answer.body.length).toBeLessThan(LIST_BODY.length);
+    });
+  });
+});
+
+describe('list faults per item (listFaultsPerItem)', () => {
+  it('a per-object hazard cuts a list at an object’s place in the body, and some lists get through whole', async () => {
+    const ends: Answer[] = [];
+    await withProxy({ cut: 0.02, listFaultsPerItem: true }, async (proxy) => {
+      for (let i = 0; i < 20; i++) ends.push(await request(proxy, '/many'));
+    });
+    const broken = ends.filter((a) => a.end === 'broken');
+    const whole = ends.filter((a) => a.end === 'complete');
+    expect(broken.length).toBeGreaterThan(0);
+    expect(whole.length).toBeGreaterThan(0);
+    const places = Array.from({ length: MANY }, (_, i) => Math.floor((MANY_BODY.length * i) / MANY));
+    for (const a of broken) expect(places).toContain(a.body.length);
+    for (const a of whole) expect(a.body.toString('utf8')).toBe(MANY_BODY);
+  });
+
+  it('stallForever per object holds a list after the objects before it', async () => {
+    await withProxy({ stallForever: 0.05, listFaultsPerItem: true }, async (proxy) => {
+      let held: Answer | undefined;
+      for (let i = 0; i < 10 && !held; i++) {
+        const a = await request(proxy, '/many', { abortAfterMs: 300 });
+        if (a.end === 'aborted') held = a;
+      }
+      expect(held).toBeDefined();
+      expect(held!.body.length).toBeLessThan(MANY_BODY.length);
+      expect(proxy.counts().stallForever).toBe(1);
+    });
+  });
+
+  it('hangsInList’s scope: only the first request gets faults', async () => {
+    await withProxy({ serverError: 1, applies: isFirstRequest }, async (proxy) => {
+      expect((await request(proxy, LIST)).status).toBe(500);
+      expect((await request(proxy, LIST)).status).toBe(200);
+      expect((await request(proxy, WATCH)).status).toBe(200);
     });
   });
 });

@@ -8,6 +8,7 @@ import {
 } from '../../../src/testing/fault-trial.ts';
 import { kubeRxTrialInformer } from '../../../src/testing/fault-trial-informer.ts';
 import { useEmbeddedCluster } from '../../helpers/embedded-cluster.ts';
+import { until } from '../../helpers/until.ts';
 
 const cluster = useEmbeddedCluster({ bookmarkIntervalMs: 250 });
 
@@ -73,7 +74,7 @@ describe('runConvergenceTrial', () => {
     expect(result).toMatchObject({ seed: 3, converged: true, violations: [], mismatch: '', requests: 1 });
     expect(result.writes).toBeGreaterThan(3);
     expect(Object.values(result.faults).every((n) => n === 0)).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => process.getActiveResourcesInfo().length <= before, 'the trial’s handles to close');
     expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(before);
   });
 
