@@ -205,9 +205,7 @@ export class ScheduleOne {
       const fitError = result.error;
       let nominatingInfo: NominatingInfo | undefined;
       if (fwk.hasPostFilterPlugins()) {
-        const t0 = this.#clock.now();
         const post = await fwk.runPostFilterPlugins(state, pod, nodeToStatusOf(fitError.diagnosis));
-        this.#point('PostFilter', post.status, fwk, t0);
         if (post.status?.code === 'Error') {
           this.#logger.error(
             { pod: fullName(pod), err: statusMessage(post.status) },
@@ -232,20 +230,14 @@ export class ScheduleOne {
       return { status: asStatus(assumeError), nominatingInfo: CLEAR_NOMINATION };
     }
     queue.deleteNominatedPodIfExists(assumed);
-
-    const t1 = this.#clock.now();
     const reserve = fwk.runReservePluginsReserve(state, assumed, host);
-    this.#point('Reserve', reserve, fwk, t1);
     if (!isSuccess(reserve)) {
       this.#attempt(isRejected(reserve) ? 'unschedulable' : 'error', fwk, start);
       fwk.runReservePluginsUnreserve(state, assumed, host);
       this.#forget(assumed);
       return { status: this.#asFitStatus(pod, host, reserve!), nominatingInfo: CLEAR_NOMINATION };
     }
-
-    const t2 = this.#clock.now();
     const permit = fwk.runPermitPlugins(state, assumed, host);
-    this.#point('Permit', permit, fwk, t2);
     if (!isSuccess(permit) && permit?.code !== 'Wait') {
       this.#attempt(isRejected(permit) ? 'unschedulable' : 'error', fwk, start);
       fwk.runReservePluginsUnreserve(state, assumed, host);
@@ -275,17 +267,12 @@ export class ScheduleOne {
       return;
     }
     queue.done(podInfo.uid);
-
-    const t0 = this.#clock.now();
     const preBind = await fwk.runPreBindPlugins(state, assumed, host, signal);
-    this.#point('PreBind', preBind, fwk, t0);
     if (!isSuccess(preBind)) {
       await fail(preBind!);
       return;
     }
-    const t1 = this.#clock.now();
     let bind = await fwk.runBindPlugins(state, assumed, host, signal);
-    this.#point('Bind', bind, fwk, t1);
     if (bind?.code === 'Skip') bind = asStatus(new Error(`no bind plugin bound pod ${fullName(assumed)}`));
     if (!isSuccess(bind)) {
       await fail(bind!);
@@ -308,9 +295,7 @@ export class ScheduleOne {
       'Binding',
       `Successfully assigned ${fullName(assumed)} to ${host}`,
     );
-    const t2 = this.#clock.now();
     fwk.runPostBindPlugins(state, assumed, host);
-    this.#point('PostBind', undefined, fwk, t2);
     this.#activate(state);
   }
 
@@ -456,14 +441,5 @@ export class ScheduleOne {
 
   #attempt(result: 'scheduled' | 'unschedulable' | 'error', fwk: Framework, start: number): void {
     this.#deps.metrics?.attempt(result, fwk.profileName, (this.#clock.now() - start) / 1000);
-  }
-
-  #point(point: string, status: Status | undefined, fwk: Framework, t0: number): void {
-    this.#deps.metrics?.extensionPoint(
-      point,
-      status?.code ?? 'Success',
-      fwk.profileName,
-      (this.#clock.now() - t0) / 1000,
-    );
   }
 }

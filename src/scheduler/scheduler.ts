@@ -35,6 +35,7 @@ import { enabledPluginNames, setDefaults } from './config/set-defaults.ts';
 import { EXTENSION_POINTS, type ExtensionPoint, type KubeSchedulerConfiguration } from './config/types.ts';
 import { validateConfiguration } from './config/validate-configuration.ts';
 import { addEventHandlers } from './event-handlers.ts';
+import { withExtensionPointMetrics } from './extension-point-metrics.ts';
 import { type PriorityClass, priorityResolver } from './priority-resolver.ts';
 import { ScheduleOne } from './schedule-one.ts';
 import { type SchedulerWrites, schedulerApi } from './scheduler-api.ts';
@@ -182,9 +183,10 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
     if (expanded.errors.length) return;
     profiles.push(expanded.profile);
     try {
+      const fwk = newFramework(expanded.profile as ResolvedProfile, registry, deps);
       frameworks.set(
         expanded.profile.schedulerName,
-        newFramework(expanded.profile as ResolvedProfile, registry, { ...deps, logger: deps.logger }),
+        metrics ? withExtensionPointMetrics(fwk, metrics, clock) : fwk,
       );
     } catch (error) {
       if (error instanceof InvalidConfigError)
