@@ -17,6 +17,7 @@ import { NodeInfo } from '../../../../operators/scheduling/framework/node-info.t
 import {
   findNodesThatPassFilters,
   newSchedulingAlgorithmState,
+  numFeasibleNodesToFind,
   schedulePod,
   selectHost,
 } from '../../../../operators/scheduling/framework/schedule-pod.ts';
@@ -355,6 +356,27 @@ describe('schedulePod with the default plugins', () => {
         }
       }),
       { numRuns: 200, seed: 5 },
+    );
+  });
+});
+
+describe('numFeasibleNodesToFind', () => {
+  it('is every node below 100, else between 100 (or 5% adaptive) and the node count', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 50_000 }),
+        (profile, global, n) => {
+          const k = numFeasibleNodesToFind(profile, global, n);
+          if (n < 100) return expect(k).toBe(n);
+          expect(k).toBeGreaterThanOrEqual(100);
+          expect(k).toBeLessThanOrEqual(n);
+          if ((profile ?? global) === 0)
+            expect(k).toBeGreaterThanOrEqual(Math.min(n, Math.trunc((n * 5) / 100)));
+        },
+      ),
+      { seed: 17 },
     );
   });
 });
