@@ -234,9 +234,20 @@ profiles:
     expect(metrics).toContain('scheduler_pending_pods{queue="unschedulable"}');
     expect(metrics).toContain('scheduler_scheduling_attempt_duration_seconds_bucket');
     expect(metrics).toContain('scheduler_pod_scheduling_sli_duration_seconds_bucket');
-    expect(metrics).toContain(
-      'scheduler_framework_extension_point_duration_seconds_bucket{le="0.0001",extension_point="Bind"',
-    );
+    for (const point of [
+      'PreFilter',
+      'PreScore',
+      'Score',
+      'Reserve',
+      'Permit',
+      'PreBind',
+      'Bind',
+      'PostBind',
+    ]) {
+      expect(metrics).toContain(
+        `scheduler_framework_extension_point_duration_seconds_count{extension_point="${point}",status="Success",profile="default-scheduler"}`,
+      );
+    }
   });
 
   it('exits non-zero naming the field of a bad config', async () => {
