@@ -142,7 +142,8 @@ export class InterPodAffinity
     } catch (error) {
       return { status: asStatus(error) };
     }
-    const withRequiredAnti = nodes.filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
+    // The snapshot keeps this list, so the common case (nobody has required anti-affinity) costs nothing.
+    const withRequiredAnti = this.#handle.snapshot().havePodsWithRequiredAntiAffinityList();
     const hasRequired = terms.requiredAffinity.length > 0 || terms.requiredAntiAffinity.length > 0;
     if (withRequiredAnti.length === 0 && !hasRequired) return { status: newStatus('Skip') };
     const s = new PreFilterState(pod, terms, this.#labelsOf(pod));
@@ -431,10 +432,7 @@ function satisfiesAntiAffinity(s: PreFilterState, labels: Record<string, string>
 
 function satisfiesExistingAntiAffinity(s: PreFilterState, labels: Record<string, string>): boolean {
   if (s.existingAntiAffinity.size === 0) return true;
-  for (const [key, value] of Object.entries(labels)) {
-    if (s.existingAntiAffinity.get(key, value) > 0) return false;
-  }
-  return true;
+  return !s.existingAntiAffinity.anyPositiveFor(labels);
 }
 
 /** Builds the plugin from its args (`InterPodAffinityArgs`) and the handle. */

@@ -2,27 +2,49 @@
 import type { Node, Pod } from '../../../api/core-v1.ts';
 import { type AffinityTerm, podMatchesAllTerms, termMatches } from './affinity-term.ts';
 
-/** Counts keyed by topology pair. Invariant: no entry holds 0 (it is deleted instead). */
+/**
+ * Counts keyed by topology pair (key, then value). Invariants: no entry holds 0 (it is deleted
+ * instead); `size` is the number of pairs with a count.
+ */
 export class TopologyCounts {
-  readonly #counts = new Map<string, number>();
-
-  static #key(key: string, value: string): string {
-    return `${key}\u0000${value}`;
-  }
+  readonly #byKey = new Map<string, Map<string, number>>();
+  #size = 0;
 
   get(key: string, value: string): number {
-    return this.#counts.get(TopologyCounts.#key(key, value)) ?? 0;
+    return this.#byKey.get(key)?.get(value) ?? 0;
   }
 
   add(key: string, value: string, delta: number): void {
-    const k = TopologyCounts.#key(key, value);
-    const n = (this.#counts.get(k) ?? 0) + delta;
-    if (n === 0) this.#counts.delete(k);
-    else this.#counts.set(k, n);
+    let byValue = this.#byKey.get(key);
+    if (!byValue) {
+      byValue = new Map();
+      this.#byKey.set(key, byValue);
+    }
+    const before = byValue.get(value);
+    const n = (before ?? 0) + delta;
+    if (n === 0) {
+      if (before !== undefined) {
+        byValue.delete(value);
+        this.#size--;
+        if (byValue.size === 0) this.#byKey.delete(key);
+      }
+      return;
+    }
+    if (before === undefined) this.#size++;
+    byValue.set(value, n);
   }
 
   get size(): number {
-    return this.#counts.size;
+    return this.#size;
+  }
+
+  /** True when some label of the node is a pair with a positive count. */
+  anyPositiveFor(labels: Readonly<Record<string, string>>): boolean {
+    for (const [key, byValue] of this.#byKey) {
+      const value = labels[key];
+      if (value !== undefined && (byValue.get(value) ?? 0) > 0) return true;
+    }
+    return false;
   }
 
   /** `delta` per term when `target` matches ALL the terms, for each term whose key the node has. */
@@ -58,7 +80,8 @@ export class TopologyCounts {
 
   clone(): TopologyCounts {
     const copy = new TopologyCounts();
-    for (const [k, v] of this.#counts) copy.#counts.set(k, v);
+    for (const [k, byValue] of this.#byKey) copy.#byKey.set(k, new Map(byValue));
+    copy.#size = this.#size;
     return copy;
   }
 }
