@@ -1,6 +1,7 @@
 // The kubelet's pod admission (lifecycle/predicate.go): does a pod fit this node next to the pods already admitted?
 import type { Node, Pod, ResourceList, Taint } from '../api/core-v1.ts';
 import { NodeInfo, podRequests, type Resource } from '../scheduling/framework/node-info.ts';
+import { admitUnderNodePressure } from './admission-eviction.ts';
 import { requiredNodeAffinityMatches } from './admission-node-affinity.ts';
 import { findUntoleratedTaint } from './admission-taints.ts';
 
@@ -34,6 +35,12 @@ const CONFIG_SOURCE = 'kubernetes.io/config.source';
 export interface AdmitPodOptions {
   /** The kubelet's operating system (Go's runtime.GOOS); default `linux`. */
   hostOs?: string;
+  /**
+   * The eviction manager's admit handler, which runs first: the node pressure conditions that are
+   * True now (`MemoryPressure`, `DiskPressure`, `PIDPressure`). Omitted: no eviction admission.
+   * `true`: read them from the node's status conditions.
+   */
+  pressure?: readonly string[] | true;
 }
 
 /** One failed predicate: a resource that does not fit, or a named predicate with its reason. */
@@ -159,8 +166,9 @@ function reasonFor(failure: PredicateFailure): string {
 
 /**
  * Decides whether the kubelet admits `pod` onto `node`, given the pods it has already admitted, as the
- * kubelet's predicate admit handler does: the OS label and field first, then the general predicates;
- * a refusal carries the FIRST failure's reason and message.
+ * kubelet's admit handlers do: the eviction manager's (only with `options.pressure`), then the
+ * predicate handler's OS label and field checks, then the general predicates; a refusal carries the
+ * FIRST failure's reason and message.
  *
  * ```
  * admitPod(pod 2 cpu, node 1 cpu, []) → { admit: false, reason: 'OutOfcpu',
