@@ -84,6 +84,14 @@ const registry: Registry = {
       },
     }) as Plugin,
   ReverseNumericMap: scorePlugin('ReverseNumericMap', (n) => Number.parseInt(n.name, 10), true),
+  ScoreError: () =>
+    ({ name: 'ScoreError', score: () => newStatus('Error', 'injected score error') }) as unknown as Plugin,
+  PreScoreError: () =>
+    ({
+      name: 'PreScoreError',
+      preScore: () => newStatus('Error', 'injected prescore error'),
+      score: () => 1,
+    }) as unknown as Plugin,
   PreFilterUnschedulable: preFilterPlugin('PreFilterUnschedulable', {
     status: newStatus('Unschedulable', 'injected unschedulable status'),
   }),
@@ -315,6 +323,50 @@ describe('schedulePod', () => {
     expect(tc.wantHosts).toContain(out.suggestedHost);
     expect(out.evaluatedNodes).toBe(tc.evaluated);
     expect(out.feasibleNodes).toBe(tc.feasible);
+  });
+
+  it('a score error with two feasible nodes ends the attempt', async () => {
+    const out = await run(
+      fw({ filter: ['TrueFilter'], score: ['ScoreError'] }, names('1', '2')),
+      makePod('p'),
+    );
+    expect(out.type).toBe('Error');
+    if (out.type === 'Error')
+      expect(statusMessage(out.status)).toBe(
+        'running Score plugins: plugin "ScoreError" failed with: injected score error',
+      );
+  });
+
+  it('a score error does not matter when only one node is feasible (no scoring)', async () => {
+    const out = await run(
+      fw({ filter: ['MatchFilter'], score: ['ScoreError'] }, names('1', '2')),
+      makePod('2'),
+    );
+    expect(out).toMatchObject({ type: 'Scheduled', suggestedHost: '2' });
+  });
+
+  it('a PreScore error ends the attempt', async () => {
+    const toRefs = (...n: string[]) => n.map((name) => ({ name }));
+    const { deps } = fakeDeps({ nodes: names('1', '2') });
+    const f = newFramework(
+      {
+        schedulerName: 's',
+        plugins: {
+          filter: toRefs('TrueFilter'),
+          preScore: toRefs('PreScoreError'),
+          score: toRefs('PreScoreError'),
+        },
+        pluginArgs: {},
+      },
+      registry,
+      deps,
+    );
+    const out = await run(f, makePod('p'));
+    expect(out.type).toBe('Error');
+    if (out.type === 'Error')
+      expect(statusMessage(out.status)).toBe(
+        'running PreScore plugin "PreScoreError": injected prescore error',
+      );
   });
 
   it('no nodes is UnschedulableAndUnresolvable', async () => {
