@@ -1,4 +1,5 @@
 // Test fixture: a kubelet on the process runtime against the embedded API server, with a registered Node and a temporary root directory.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,11 +125,16 @@ export async function waitForPod(
   }
 }
 
-/** Whether a host process is alive. */
+/** Whether a host process is alive: it exists and is not a zombie waiting to be reaped (state Z in /proc). */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
