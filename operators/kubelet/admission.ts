@@ -190,6 +190,14 @@ export function admitPod(
   admittedPods: readonly Pod[],
   options: AdmitPodOptions = {},
 ): AdmitResult {
+  if (options.pressure !== undefined) {
+    const pressure =
+      options.pressure === true
+        ? (node?.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type)
+        : options.pressure;
+    const evictionVerdict = admitUnderNodePressure(pod, pressure);
+    if (!evictionVerdict.admit) return evictionVerdict;
+  }
   if (!node) {
     return {
       admit: false,

@@ -1,6 +1,6 @@
 // Tests of the eviction manager's admission under node pressure (eviction_manager_test.go TestAdmitUnderNodeConditions, TestMemoryPressure, TestDiskPressureNodeFs).
 import { describe, expect, it } from 'vitest';
-import type { Node, Pod } from '../../../operators/api/core-v1.ts';
+import type { Node, Pod, ResourceRequirements } from '../../../operators/api/core-v1.ts';
 import { admitPod } from '../../../operators/kubelet/admission.ts';
 import {
   admitUnderNodePressure,
@@ -9,7 +9,7 @@ import {
 } from '../../../operators/kubelet/admission-eviction.ts';
 
 function pod(kind: 'best-effort' | 'burstable' | 'guaranteed', extra: Partial<Pod> = {}): Pod {
-  const resources =
+  const resources: ResourceRequirements | undefined =
     kind === 'best-effort'
       ? undefined
       : kind === 'burstable'
