@@ -12,6 +12,8 @@ import { kubeApiClient } from '../streams/client-node/kube-api-client.ts';
 import { clientNodeTrialInformer } from './_client-node-informer.ts';
 
 // Usage: node bench/faults.ts [setting ...] [--trials N] [--concurrency N] [--subjects a,b]
+// (BENCH_TRIALS and BENCH_CONCURRENCY are the defaults of --trials and --concurrency, e.g. BENCH_TRIALS=3
+// for a quick check through `npm run bench -- faults`.)
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
@@ -19,8 +21,18 @@ const option = (name: string, fallback: string) => {
 };
 const positional = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const settings = (positional.length ? positional : Object.keys(FAULT_PLANS)) as FaultPlanName[];
-const trials = Number(option('trials', '20'));
-const concurrency = Number(option('concurrency', '10'));
+const trials = Number(option('trials', process.env.BENCH_TRIALS ?? '20'));
+const concurrency = Number(option('concurrency', process.env.BENCH_CONCURRENCY ?? '10'));
+
+/**
+ * The harness shape of issue 19's settings: the initial list has objects to stream (so a hang can hit
+ * it mid-stream), and the writes touch all of them.
+ */
+const SHAPES: Partial<Record<FaultPlanName, { initialObjects: number; keys: number }>> = {
+  stalls6s: { initialObjects: 500, keys: 500 },
+  hangs: { initialObjects: 500, keys: 500 },
+  hangsInList: { initialObjects: 500, keys: 500 },
+};
 
 const SUBJECTS: Record<string, { label: string; make: () => TrialInformerFactory }> = {
   'kube-rx': { label: 'kube-rx (defaults)', make: () => kubeRxTrialInformer() },
@@ -61,10 +73,24 @@ const seconds = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)
 process.stdout.write(
   `${trials} trials per row (seeds 1..${trials}), ${concurrency} at a time; writes for 2 s (create/patch/delete, 12 names), then wait up to 10 s.\n` +
     'Time to converge: from the last write until cache and handler view equal the server (names and resourceVersions).\n' +
-    'Faults go on while waiting. API server bookmarks every 1 s (only kube-rx asks for them).\n\n',
+    'Faults go on while waiting. API server bookmarks every 1 s (only kube-rx asks for them).\n' +
+    `${Object.keys(SHAPES).join(', ')}: 500 objects created before the informer starts; the writes touch all 500.\n` +
+    'watch/list: requests per trial through the proxy (watch includes the streaming watch-lists; list counts pages).\n\n',
 );
 const rows: string[][] = [
-  ['fault setting', 'informer', '≤ 5 s', '≤ 10 s', 'median', 'p90', 'violations', 'uncaught', 'faults/trial'],
+  [
+    'fault setting',
+    'informer',
+    '≤ 5 s',
+    '≤ 10 s',
+    'median',
+    'p90',
+    'watch/trial',
+    'list/trial',
+    'violations',
+    'uncaught',
+    'faults/trial',
+  ],
 ];
 let nsRun = 0;
 for (const setting of settings) {
@@ -81,6 +107,7 @@ for (const setting of settings) {
       concurrency,
       writeMs: 2000,
       deadlineMs: 10_000,
+      ...(SHAPES[setting] ?? {}),
     });
     const s = summarizeTrials(results);
     const faults =
@@ -99,6 +126,8 @@ for (const setting of settings) {
       `${s.within10s}/${s.trials}`,
       seconds(s.medianMs),
       seconds(s.p90Ms),
+      s.watchRequestsPerTrial.toFixed(1),
+      s.listRequestsPerTrial.toFixed(1),
       String(s.violations),
       String(uncaught - uncaughtBefore),
       faults.toFixed(1),

@@ -75,6 +75,11 @@ export interface FaultProxy {
   counts(): Record<FaultKind, number>;
   /** Requests seen so far. */
   requests(): number;
+  /**
+   * Requests seen so far by kind: `watch` (the streaming watch-list included), `watchList` (those
+   * asking for the initial events), `list` (any other GET), `other`.
+   */
+  requestKinds(): { watch: number; watchList: number; list: number; other: number };
   /** Replaces the plan for requests that arrive from now on and lines sent from now on. */
   setPlan(plan: FaultPlan): void;
   /** Stops listening and destroys every open connection, upstream request and timer. */
@@ -220,6 +225,7 @@ export async function startFaultProxy(config: FaultProxyConfig): Promise<FaultPr
     number
   >;
   let requestCount = 0;
+  const kinds = { watch: 0, watchList: 0, list: 0, other: 0 };
   let closed = false;
   const sockets = new Set<Socket>();
   /** Per request: a function that ends it at once (destroys upstream request, clears its timers). */
@@ -247,6 +253,11 @@ export async function startFaultProxy(config: FaultProxyConfig): Promise<FaultPr
     const active = plan;
     const path = req.url ?? '/';
     const info: ProxiedRequest = { index, method: req.method ?? 'GET', path, watch: isWatchRequest(path) };
+    if (info.watch) {
+      kinds.watch++;
+      if (/[?&]sendInitialEvents=true(&|$)/.test(path)) kinds.watchList++;
+    } else if (info.method === 'GET') kinds.list++;
+    else kinds.other++;
     let applies = false;
     try {
       applies = active.applies(info);
@@ -567,6 +578,7 @@ export async function startFaultProxy(config: FaultProxyConfig): Promise<FaultPr
     injected,
     counts: () => ({ ...counts }),
     requests: () => requestCount,
+    requestKinds: () => ({ ...kinds }),
     setPlan: (next) => {
       plan = validateFaultPlan(next);
     },

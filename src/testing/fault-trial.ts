@@ -51,6 +51,11 @@ export interface ConvergenceTrialConfig {
   writeIntervalMs?: number;
   /** How many distinct names the writes touch; default 12. */
   keys?: number;
+  /**
+   * Objects created (`cm-0`, `cm-1`, ...) before the informer starts, so that its initial list has
+   * something to stream; default 0.
+   */
+  initialObjects?: number;
   /** How long after the writes stop the trial waits for convergence; default 10 000 ms. */
   deadlineMs?: number;
   /** How often the cache is compared with the server; default 20 ms. */
@@ -73,6 +78,10 @@ export interface ConvergenceTrialResult {
   mismatch: string;
   faults: Record<FaultKind, number>;
   requests: number;
+  /** Watch requests the informer made through the proxy (its streaming watch-lists included). */
+  watchRequests: number;
+  /** List requests (pages) the informer made through the proxy. */
+  listRequests: number;
 }
 
 /** Text with multi-byte UTF-8 characters, so that lines split at random bytes cut inside them. */
@@ -115,6 +124,33 @@ async function ensureNamespace(writer: ApiClient, namespace: string): Promise<vo
   }
 }
 
+/** Creates `cm-0` … `cm-(count-1)` that do not exist yet, 20 at a time. */
+async function createInitialObjects(
+  writer: ApiClient,
+  namespace: string,
+  count: number,
+  seed: number,
+): Promise<void> {
+  for (let from = 0; from < count; from += 20) {
+    const batch = [];
+    for (let i = from; i < Math.min(count, from + 20); i++) {
+      batch.push(
+        firstValueFrom(
+          writer.create(CONFIG_MAPS, {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `cm-${i}`, namespace },
+            data: { n: 'initial', text: `${WIDE} ${seed}` },
+          }),
+        ).catch((error: unknown) => {
+          if (!(error instanceof ApiError && error.statusCode === 409)) throw error;
+        }),
+      );
+    }
+    await Promise.all(batch);
+  }
+}
+
 /** The server's state of the trial's namespace: key → resourceVersion. */
 async function serverState(writer: ApiClient, namespace: string): Promise<Map<string, string>> {
   const list = await firstValueFrom(writer.list<KubeObject>(CONFIG_MAPS, { namespace }));
@@ -140,11 +176,19 @@ export async function runConvergenceTrial(config: ConvergenceTrialConfig): Promi
   const keys = Math.floor(positive('keys', config.keys, 12));
   const deadlineMs = positive('deadlineMs', config.deadlineMs, 10_000);
   const pollMs = positive('pollMs', config.pollMs, 20);
+  const initialObjects = config.initialObjects ?? 0;
+  if (!Number.isInteger(initialObjects) || initialObjects < 0) {
+    throw new InvalidConfigError(
+      'convergenceTrial.initialObjects',
+      `must be a whole number >= 0, got ${initialObjects}`,
+    );
+  }
   const { writer, seed } = config;
   const namespace = config.namespace ?? `trial-${seed}`;
   const random = seededRandom(seed ^ 0x5eed);
 
   await ensureNamespace(writer, namespace);
+  await createInitialObjects(writer, namespace, initialObjects, seed);
   const proxy: FaultProxy = await startFaultProxy({
     upstream: config.upstream,
     seed,
@@ -219,6 +263,8 @@ export async function runConvergenceTrial(config: ConvergenceTrialConfig): Promi
       mismatch,
       faults: proxy.counts(),
       requests: proxy.requests(),
+      watchRequests: proxy.requestKinds().watch,
+      listRequests: proxy.requestKinds().list,
     };
   } finally {
     await informer?.stop();
@@ -269,6 +315,13 @@ export interface TrialSummary {
   medianMs: number;
   p90Ms: number;
   violations: number;
+  /** Mean watch and list requests per trial. */
+  watchRequestsPerTrial: number;
+  listRequestsPerTrial: number;
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -290,5 +343,7 @@ export function summarizeTrials(results: readonly ConvergenceTrialResult[]): Tri
     medianMs: quantile(times, 0.5),
     p90Ms: quantile(times, 0.9),
     violations: results.reduce((n, r) => n + r.violations.length, 0),
+    watchRequestsPerTrial: mean(results.map((r) => r.watchRequests)),
+    listRequestsPerTrial: mean(results.map((r) => r.listRequests)),
   };
 }

@@ -1,5 +1,6 @@
 // Convergence trial tests: a clean trial converges at once and cleans up; mismatches and summaries are described exactly.
 import { describe, expect, it } from 'vitest';
+import { FAULT_PLANS } from '../../../src/testing/fault-plan.ts';
 import {
   type ConvergenceTrialResult,
   describeMismatch,
@@ -37,15 +38,21 @@ describe('describeMismatch', () => {
 });
 
 describe('summarizeTrials', () => {
-  const result = (convergeMs: number | undefined, violations: string[] = []) =>
-    ({ convergeMs, converged: convergeMs !== undefined, violations }) as unknown as ConvergenceTrialResult;
+  const result = (convergeMs: number | undefined, violations: string[] = [], watches = 2, lists = 1) =>
+    ({
+      convergeMs,
+      converged: convergeMs !== undefined,
+      violations,
+      watchRequests: watches,
+      listRequests: lists,
+    }) as unknown as ConvergenceTrialResult;
   it('counts trials within 5 s and 10 s and takes nearest-rank quantiles, never-converged as Infinity', () => {
     const s = summarizeTrials([
       result(100),
       result(6000),
       result(undefined, ['duplicate add: x']),
       result(4000),
-      result(12_000),
+      result(12_000, [], 7, 3),
     ]);
     expect(s).toEqual({
       trials: 5,
@@ -54,6 +61,8 @@ describe('summarizeTrials', () => {
       medianMs: 6000,
       p90Ms: Number.POSITIVE_INFINITY,
       violations: 1,
+      watchRequestsPerTrial: 3,
+      listRequestsPerTrial: 1.4,
     });
   });
 });
@@ -71,11 +80,37 @@ describe('runConvergenceTrial', () => {
       writeMs: 300,
       deadlineMs: 3000,
     });
-    expect(result).toMatchObject({ seed: 3, converged: true, violations: [], mismatch: '', requests: 1 });
+    expect(result).toMatchObject({
+      seed: 3,
+      converged: true,
+      violations: [],
+      mismatch: '',
+      requests: 1,
+      watchRequests: 1,
+      listRequests: 0,
+    });
     expect(result.writes).toBeGreaterThan(3);
     expect(Object.values(result.faults).every((n) => n === 0)).toBe(true);
     await until(() => process.getActiveResourcesInfo().length <= before, 'the trial’s handles to close');
     expect(process.getActiveResourcesInfo().length).toBeLessThanOrEqual(before);
+  });
+
+  it('creates the initial objects first; a hang in the initial streaming list is left for a list, and converges', async () => {
+    const result = await runConvergenceTrial({
+      upstream: cluster.server,
+      writer: cluster.api,
+      seed: 11,
+      plan: { ...FAULT_PLANS.hangsInList, stallForever: 0.05 },
+      informer: kubeRxTrialInformer(),
+      initialObjects: 60,
+      keys: 60,
+      writeMs: 500,
+      deadlineMs: 15_000,
+    });
+    expect(result).toMatchObject({ converged: true, violations: [] });
+    expect(result.objects).toBeGreaterThan(40);
+    expect(result.faults.stallForever).toBe(1);
+    expect(result.listRequests).toBeGreaterThanOrEqual(1); // the hung watch-list fell back to a list
   });
 
   it('rejects bad timings naming the field', async () => {
@@ -89,5 +124,15 @@ describe('runConvergenceTrial', () => {
         writeMs: -1,
       }),
     ).rejects.toThrow(/convergenceTrial\.writeMs/);
+    await expect(
+      runConvergenceTrial({
+        upstream: cluster.server,
+        writer: cluster.api,
+        seed: 1,
+        plan: {},
+        informer: kubeRxTrialInformer(),
+        initialObjects: 1.5,
+      }),
+    ).rejects.toThrow(/convergenceTrial\.initialObjects/);
   });
 });
