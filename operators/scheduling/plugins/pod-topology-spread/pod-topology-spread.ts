@@ -31,6 +31,7 @@ import {
   matchesNodeInclusionPolicies,
   mergedOwnerSelector,
   nodeHasAllTopologyKeys,
+  requiredAffinityOf,
   type SpreadConstraint,
   spreadConstraintsOf,
   type WhenUnsatisfiable,
@@ -114,16 +115,19 @@ export class PodTopologySpread
     }
     if (constraints.length === 0) return { status: newStatus('Skip') };
     const counts = constraints.map(() => new Map<string, number>());
+    const required = requiredAffinityOf(pod);
+    const namespace = pod.metadata.namespace;
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
       if (!node || !nodeHasAllTopologyKeys(node, constraints)) continue;
-      const labels = node.metadata.labels ?? {};
-      constraints.forEach((c, i) => {
-        if (!matchesNodeInclusionPolicies(c, pod, node)) return;
+      const labels = node.metadata.labels!;
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i]!;
+        if (!matchesNodeInclusionPolicies(c, pod, node, required)) continue;
         const value = labels[c.topologyKey]!;
-        const n = countPodsMatchingSelector(nodeInfo.pods, c.selector, pod.metadata.namespace);
+        const n = countPodsMatchingSelector(nodeInfo.pods, c.selector, namespace);
         counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + n);
-      });
+      }
     }
     state.write(PRE_FILTER_KEY, new PreFilterState(constraints, counts));
     return {};

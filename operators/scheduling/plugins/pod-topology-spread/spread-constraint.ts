@@ -87,14 +87,16 @@ export function mergedOwnerSelector(selectors: readonly LabelSelectorObject[]): 
 
 /** True when the node has every constraint's topology key. */
 export function nodeHasAllTopologyKeys(node: Node, constraints: readonly SpreadConstraint[]): boolean {
-  const labels = node.metadata.labels ?? {};
-  return constraints.every((c) => Object.hasOwn(labels, c.topologyKey));
+  const labels = node.metadata.labels;
+  if (!labels) return constraints.length === 0;
+  for (const c of constraints) if (labels[c.topologyKey] === undefined) return false;
+  return true;
 }
 
 const requiredAffinityCache = new WeakMap<Pod, RequiredNodeAffinity>();
 
 /** The pod's nodeSelector and required node affinity, compiled once per Pod object. */
-function requiredAffinityOf(pod: Pod): RequiredNodeAffinity {
+export function requiredAffinityOf(pod: Pod): RequiredNodeAffinity {
   let compiled = requiredAffinityCache.get(pod);
   if (!compiled) {
     compiled = requiredNodeAffinity(pod);
@@ -108,8 +110,13 @@ function requiredAffinityOf(pod: Pod): RequiredNodeAffinity {
  * nodeSelector and required node affinity; with nodeTaintsPolicy Honor the pod must tolerate its
  * NoSchedule/NoExecute taints.
  */
-export function matchesNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: Node): boolean {
-  if (c.nodeAffinityPolicy === 'Honor' && !requiredAffinityOf(pod).match(node)) return false;
+export function matchesNodeInclusionPolicies(
+  c: SpreadConstraint,
+  pod: Pod,
+  node: Node,
+  required: RequiredNodeAffinity = requiredAffinityOf(pod),
+): boolean {
+  if (c.nodeAffinityPolicy === 'Honor' && !required.match(node)) return false;
   if (
     c.nodeTaintsPolicy === 'Honor' &&
     findMatchingUntoleratedTaint(node.spec?.taints, pod.spec.tolerations)
