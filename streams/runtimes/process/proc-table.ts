@@ -11,6 +11,8 @@ export interface ProcEntry {
   cpuNanos: number;
   /** resident set size in bytes. */
   rssBytes: number;
+  /** start time in clock ticks after boot: with the pid, names one process (pids are reused). */
+  startTicks: number;
 }
 
 let ticks: { hz: number; page: number } | undefined;
@@ -42,6 +44,7 @@ export function parseProcStat(text: string): ProcEntry | undefined {
     pgrp: at(5),
     cpuNanos: ((at(14) + at(15)) * 1e9) / hz,
     rssBytes: at(24) * page,
+    startTicks: at(22),
   };
 }
 
@@ -64,21 +67,30 @@ export function procTable(): ProcEntry[] {
   return out;
 }
 
-/** The processes of `root` and all its descendants, found through parent links. */
-export function descendants(table: ProcEntry[], root: number): ProcEntry[] {
+/** The processes of `roots` and all their descendants, found through parent links. */
+export function descendants(table: ProcEntry[], root: number | number[]): ProcEntry[] {
   const byParent = new Map<number, ProcEntry[]>();
   for (const p of table) {
     const list = byParent.get(p.ppid);
     if (list) list.push(p);
     else byParent.set(p.ppid, [p]);
   }
+  const roots = new Set(Array.isArray(root) ? root : [root]);
+  const seen = new Set<number>();
   const out: ProcEntry[] = [];
-  const queue = [root];
-  const self = table.find((p) => p.pid === root);
-  if (self) out.push(self);
+  const queue: number[] = [];
+  for (const p of table) {
+    if (roots.has(p.pid)) {
+      out.push(p);
+      seen.add(p.pid);
+    }
+  }
+  queue.push(...roots);
   while (queue.length) {
     const pid = queue.shift()!;
     for (const child of byParent.get(pid) ?? []) {
+      if (seen.has(child.pid)) continue;
+      seen.add(child.pid);
       out.push(child);
       queue.push(child.pid);
     }

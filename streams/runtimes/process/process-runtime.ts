@@ -78,6 +78,8 @@ interface ContainerRecord {
   exited: Promise<void>;
   markExited: () => void;
   terminating: boolean;
+  /** Processes seen outside the container's group (pid → start ticks), killed with it even once orphaned. */
+  escapees: Map<number, number>;
   /** Set once startContainer launches it; stop and close wait for the launch first. */
   starting?: Promise<void>;
   lastCpu?: { nanos: number; at: number };
@@ -188,31 +190,34 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
   };
 
   /**
-   * Signals every process of the container: its group, and descendants that left the group (found in
-   * `table`, read from /proc when not given).
+   * Signals every process of the container: its group, the descendants of any of them that left the
+   * group, and those seen earlier that have lost their parent since. The tree is read from /proc (or
+   * `table`) before any signal goes out: a parent that dies of it hands its children to init.
    */
   const signal = (c: ContainerRecord, sig: NodeJS.Signals, table?: ProcEntry[]) => {
     if (c.pgid === undefined) return;
-    // bwrap's outer process dies on SIGTERM and takes the sandbox with it: spare it, signal the rest.
-    const spareMonitor = sig !== 'SIGKILL' && namespaces().kind === 'bwrap';
-    if (!spareMonitor) {
+    if (!table && c.escapees.size === 0) {
       try {
-        process.kill(-c.pgid, sig);
+        process.kill(-c.pgid, 0);
       } catch {
-        // Nothing of the group is left, so no live parent leads to a process that left it.
-        return;
+        return; // nothing of the group is left, and nobody left it
       }
     }
     const all = table ?? procTable();
-    const targets = new Set<number>();
-    if (spareMonitor) for (const p of all) if (p.pgrp === c.pgid) targets.add(p.pid);
-    for (const p of descendants(all, c.pgid)) if (spareMonitor || p.pgrp !== c.pgid) targets.add(p.pid);
-    targets.delete(c.pgid);
-    for (const pid of targets) {
-      try {
-        process.kill(pid, sig);
-      } catch {}
+    const known = all.filter((p) => c.escapees.get(p.pid) === p.startTicks);
+    c.escapees = new Map(known.map((p) => [p.pid, p.startTicks]));
+    const members = all.filter((p) => p.pgrp === c.pgid).map((p) => p.pid);
+    const targets: number[] = [];
+    // bwrap's outer process dies on SIGTERM and takes the sandbox with it: spare it, signal the rest.
+    const spareMonitor = sig !== 'SIGKILL' && namespaces().kind === 'bwrap';
+    for (const p of descendants(all, [...members, ...known.map((k) => k.pid), c.pgid])) {
+      if (p.pgrp !== c.pgid) {
+        c.escapees.set(p.pid, p.startTicks);
+        targets.push(p.pid);
+      } else if (spareMonitor && p.pid !== c.pgid) targets.push(p.pid);
     }
+    if (!spareMonitor) kill(-c.pgid, sig);
+    for (const pid of targets) kill(pid, sig);
   };
 
   const runtime: ContainerRuntime = {
@@ -294,6 +299,7 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
         exited,
         markExited,
         terminating: false,
+        escapees: new Map(),
         status: {
           id,
           sandboxId,
@@ -442,7 +448,11 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
       const table = procTable();
       await Promise.all(
         [...containers.values()].map(async (c) => {
-          if (c.status.state !== 'CONTAINER_RUNNING') return;
+          if (c.status.state !== 'CONTAINER_RUNNING') {
+            // Exited, but processes that left its group may have outlived it.
+            if (c.escapees.size) signal(c, 'SIGKILL', table);
+            return;
+          }
           signal(c, grace > 0 ? 'SIGTERM' : 'SIGKILL', table);
           const timer = setTimeout(() => signal(c, 'SIGKILL'), grace * 1000);
           await c.exited;
@@ -683,6 +693,12 @@ function stdioClosed(child: ChildProcess): (ms?: number) => Promise<void> {
     });
     return Promise.race([closed, late]).finally(() => clearTimeout(timer));
   };
+}
+
+function kill(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {}
 }
 
 function killGroup(child: ChildProcess) {
