@@ -8,9 +8,11 @@ import type {
   PluginFactory,
   Registry,
 } from '../../../../operators/scheduling/framework/interface.ts';
+import { newPodInfo } from '../../../../operators/scheduling/framework/node-info.ts';
 import type { Code } from '../../../../operators/scheduling/framework/status.ts';
 import { newStatus } from '../../../../operators/scheduling/framework/status.ts';
-import { fakeDeps, makeNode, makePod, newState, nodeInfo } from './fixtures.ts';
+import { inTreeRegistry } from '../../../../operators/scheduling/plugins/registry.ts';
+import { container, fakeDeps, makeNode, makePod, newState, nodeInfo } from './fixtures.ts';
 
 const pod: Pod = makePod('p');
 const codes: Code[] = ['Success', 'Unschedulable', 'UnschedulableAndUnresolvable', 'Error', 'Skip'];
@@ -197,6 +199,64 @@ describe('framework runner properties', () => {
         );
         expect(() => fw.runFilterPlugins(newState(), pod, nodeInfo(makeNode('n')))).not.toThrow();
       }),
+    );
+  });
+});
+
+describe('RunFilterPluginsWithNominatedPods', () => {
+  it('is conservative: a node that passes with nominated pods also passes without them, and higher-priority nominations only take room away', () => {
+    const req = fc.record({ cpu: fc.integer({ min: 0, max: 2000 }), prio: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 500, max: 4000 }),
+        fc.array(req, { maxLength: 4 }),
+        fc.array(req, { maxLength: 4 }),
+        req,
+        (cpu, existing, nominated, incoming) => {
+          const node = makeNode('n', { allocatable: { cpu: `${cpu}m`, memory: '1Gi', pods: '20' } });
+          const pods = existing.map((e, i) =>
+            makePod(`e${i}`, { containers: [container({ cpu: `${e.cpu}m` })], nodeName: 'n' }),
+          );
+          const nominatedInfos = nominated.map((e, i) =>
+            newPodInfo(
+              makePod(`nom${i}`, { priority: e.prio, containers: [container({ cpu: `${e.cpu}m` })] }),
+            ),
+          );
+          const pod = makePod('p', {
+            priority: incoming.prio,
+            containers: [container({ cpu: `${incoming.cpu}m` })],
+          });
+          const run = (withNominated: boolean) => {
+            const { deps } = fakeDeps({ nominated: withNominated ? { n: nominatedInfos } : {} });
+            const fw = newFramework(
+              {
+                schedulerName: 's',
+                plugins: {
+                  preFilter: [{ name: 'NodeResourcesFit' }],
+                  filter: [{ name: 'NodeResourcesFit' }],
+                },
+                pluginArgs: {},
+              },
+              inTreeRegistry,
+              deps,
+            );
+            const state = newState();
+            fw.runPreFilterPlugins(state, pod);
+            return fw.runFilterPluginsWithNominatedPods(state, pod, nodeInfo(node, pods));
+          };
+          const withNom = run(true);
+          const without = run(false);
+          if (withNom === undefined) expect(without).toBeUndefined();
+          // The outcome with nominations equals "fits with every nominated pod of priority >= the pod's counted".
+          const used =
+            existing.reduce((a, e) => a + e.cpu, 0) +
+            nominated.filter((e) => e.prio >= incoming.prio).reduce((a, e) => a + e.cpu, 0);
+          const fitsWith = incoming.cpu === 0 || incoming.cpu <= cpu - used;
+          const tooMany = pods.length + 1 > 20;
+          expect(withNom === undefined).toBe(fitsWith && !tooMany);
+        },
+      ),
+      { numRuns: 300, seed: 31 },
     );
   });
 });
