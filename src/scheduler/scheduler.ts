@@ -20,11 +20,12 @@ import {
 import { inTreeRegistry } from '../../operators/scheduling/plugins/registry.ts';
 import type { PriorityQueue } from '../../operators/scheduling/queue/priority-queue.ts';
 import { type SchedulingQueue, schedulingQueue } from '../../operators/scheduling/queue/scheduling-queue.ts';
+import type { KubeObject } from '../../operators/types.ts';
 import type { ApiClient } from '../../streams/api-client.ts';
 import { NODES, POD_DISRUPTION_BUDGETS, PODS, PRIORITY_CLASSES } from '../../streams/resources.ts';
 import { dropManagedFields } from '../informers/drop-managed-fields.ts';
 import { type InformerFactory, informerFactory } from '../informers/informer-factory.ts';
-import type { HandlerRegistration } from '../informers/shared-informer.ts';
+import type { HandlerRegistration, SharedInformer } from '../informers/shared-informer.ts';
 import { waitForCacheSync } from '../informers/wait-for-cache-sync.ts';
 import { SchedulerCache } from './cache/scheduler-cache.ts';
 import { Snapshot } from './cache/snapshot.ts';
@@ -71,6 +72,13 @@ export interface Scheduler {
   readonly cache: SchedulerCache;
   readonly queue: PriorityQueue;
   readonly scheduleOne: ScheduleOne;
+  /** The informers it reads (shared through the factory). */
+  readonly informers: {
+    readonly pods: SharedInformer<KubeObject>;
+    readonly nodes: SharedInformer<KubeObject>;
+    readonly priorityClasses: SharedInformer<KubeObject>;
+    readonly podDisruptionBudgets: SharedInformer<KubeObject>;
+  };
   /**
    * Registers the informer handlers, starts the informers and waits for their caches (PriorityClasses
    * first, so pods get their priority). @returns false when `signal` aborted first
@@ -244,6 +252,7 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
     cache,
     queue,
     scheduleOne,
+    informers: { pods, nodes, priorityClasses, podDisruptionBudgets: pdbs },
     async start(signal) {
       informers.start();
       if (!(await waitForCacheSync(signal, priorityClasses))) return false;
