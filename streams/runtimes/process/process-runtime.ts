@@ -104,7 +104,11 @@ const VERSION = '0.1.0';
  *   when the container sets none; nothing else of the kubelet's environment leaks in.
  * - Processes: the command runs in its own process group (spawned detached); stop sends SIGTERM to
  *   the group and to every descendant that left it, SIGKILL after the timeout. When the main process
- *   exits, what is left of the group is killed, as a container's PID namespace would be.
+ *   exits, what is left of the group is killed, as a container's PID namespace would be. Without
+ *   namespaces one gap stays: a process that leaves the group (setsid) and whose parent exits before
+ *   any stop, exit or close reads the process tree is re-parented to init and cannot be traced; with
+ *   namespaces the container's PID 1 takes every process with it. Exec's PID 1 here is a small shell
+ *   (like `docker run --init`) that passes SIGTERM on and exits with the command's status.
  * - Mounts: applied only with namespaces; plain processes see each volume at its `hostPath`, and the
  *   `workingDir` and an absolute command path under a `mountPath` are mapped to the host path.
  *   A `mountPath` missing on the host is created there (this runtime has no root filesystem of its own).
