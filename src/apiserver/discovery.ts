@@ -59,9 +59,10 @@ export function apiGroupList(table: readonly ResourceDef[]): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: groupVersions(table)
-      .filter((gv) => gv.group !== '')
-      .map((gv) => apiGroup(table, gv.group)),
+    // one entry per group, however many versions it serves (coordination.k8s.io has v1 and v1beta1)
+    groups: [...new Set(groupVersions(table).map((gv) => gv.group))]
+      .filter((group) => group !== '')
+      .map((group) => apiGroup(table, group)),
   };
 }
 

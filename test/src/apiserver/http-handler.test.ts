@@ -34,7 +34,17 @@ describe('embedded API server over HTTP', () => {
         versions: ['v1'],
       });
       const groups = (await request(server, 'GET', '/apis')).body.groups.map((g: { name: string }) => g.name);
-      expect(groups).toEqual(['apps', 'batch', 'coordination.k8s.io', 'policy']);
+      expect(groups).toEqual([
+        'apps',
+        'batch',
+        'coordination.k8s.io',
+        'policy',
+        'scheduling.k8s.io',
+        'storage.k8s.io',
+      ]);
+      const coordination = (await request(server, 'GET', '/apis/coordination.k8s.io')).body;
+      expect(coordination.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1']);
+      expect(coordination.preferredVersion.version).toBe('v1');
       const core = (await request(server, 'GET', '/api/v1')).body.resources.map(
         (r: { name: string }) => r.name,
       );
