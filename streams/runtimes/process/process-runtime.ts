@@ -107,7 +107,7 @@ const VERSION = '0.1.0';
  *   exits, what is left of the group is killed, as a container's PID namespace would be. Without
  *   namespaces one gap stays: a process that leaves the group (setsid) and whose parent exits before
  *   any stop, exit or close reads the process tree is re-parented to init and cannot be traced; with
- *   namespaces the container's PID 1 takes every process with it. Exec's PID 1 here is a small shell
+ *   namespaces the container's PID 1 takes every process with it. That PID 1 is a small shell
  *   (like `docker run --init`) that passes SIGTERM on and exits with the command's status.
  * - Mounts: applied only with namespaces; plain processes see each volume at its `hostPath`, and the
  *   `workingDir` and an absolute command path under a `mountPath` are mapped to the host path.
