@@ -211,6 +211,8 @@ export function listWatch<T extends KubeObject = KubeObject>(
     let inactivityDue = 0;
     /** Objects in the last complete list, the expected size of a list without a limit. */
     let lastListSize = 0;
+    /** The streaming watch-list in flight: when it began, its events and the last one's time. */
+    let streaming: { startedAt: number; events: number; lastAt: number } | undefined;
 
     // A trampoline: inputs raised while an input is being handled (synchronous sources) wait their turn.
     const queue: { gen: number; input: ReflectorInput }[] = [];
@@ -303,6 +305,7 @@ export function listWatch<T extends KubeObject = KubeObject>(
       if (memory) rememberReflectorState(state, memory);
       if (t.log) log[t.log.level](t.log.fields ?? {}, t.log.msg);
       if (t.restart || t.list) record(t.restart, t.list);
+      if (before === 'watchList' && state.phase.name !== 'watchList') streamEnded();
       if (t.emit?.type === 'Replace') {
         lastListSize = t.emit.items.length;
         if (before === 'watchList') stall.initialEventsEnded();
@@ -312,6 +315,18 @@ export function listWatch<T extends KubeObject = KubeObject>(
       if (t.resetBackoff) backoff.reset();
       run(t.command);
       publishHealth();
+    };
+
+    /**
+     * A streaming list ended (complete or not): its pace is evidence for the list that may follow, so a
+     * fallback list is bounded by what the stream showed, and its size is the expected size of that list.
+     */
+    const streamEnded = () => {
+      const s = streaming;
+      streaming = undefined;
+      if (!s || s.events === 0) return;
+      lastListSize = Math.max(lastListSize, s.events);
+      if (learning) stall.pageAnswered(s.lastAt - s.startedAt, s.events);
     };
 
     const abandon = () => {
@@ -419,6 +434,9 @@ export function listWatch<T extends KubeObject = KubeObject>(
             timeoutSeconds: Math.floor(minWatchTimeoutSeconds * (1 + random())),
           };
           armInactivity(gen);
+          const stream = command.options.sendInitialEvents
+            ? (streaming = { startedAt, events: 0, lastAt: startedAt })
+            : undefined;
           // A watch that ends before subscribe() returns counts as very short even with events, so that a
           // source replaying the same events synchronously cannot spin the loop without a backoff.
           let opening = true;
@@ -429,6 +447,10 @@ export function listWatch<T extends KubeObject = KubeObject>(
               events++;
               const now = scheduler.now();
               lastActivity = lastEventAt = now;
+              if (stream) {
+                stream.events++;
+                stream.lastAt = now;
+              }
               if (learning) {
                 arrived(
                   gen,

@@ -198,10 +198,11 @@ export function isFirstRequest(request: ProxiedRequest): boolean {
 
 /**
  * The named fault settings of the trials and the benchmark. `heavy` mixes every fault; the others
- * stress one family each. The last three are the settings of issue 19's harness, per event (watch
- * line or listed object): `stalls6s` stalls of 6 s that then resume, `hangs` stalls that never resume
- * (headers sent, then nothing more), `hangsInList` never-resuming stalls in the first request only
- * (the initial list, streamed or paginated) and nothing after it.
+ * stress one family each. The last three are the settings of issue 19's harness, per watch event
+ * (a streamed initial list's events included; a paginated list draws once per body): `stalls6s`
+ * stalls of 6 s that then resume, `hangs` stalls that never resume (headers sent, then nothing more),
+ * `hangsInList` never-resuming stalls in the first request only, the initial list, streamed or
+ * paginated (per listed object there), and nothing after it.
  */
 export const FAULT_PLANS = {
   none: {},
@@ -224,8 +225,8 @@ export const FAULT_PLANS = {
   stalls: { hang: 0.08, stall: 0.05, stallForever: 0.01, stallMs: [100, 1000] },
   throttling: { tooManyRequests: 0.3, unavailable: 0.1, retryAfterSeconds: 1 },
   garbled: { malformed: 0.03, split: 0.6, cut: 0.01 },
-  stalls6s: { stall: 0.003, stallMs: [6000, 6000], listFaultsPerItem: true },
-  hangs: { stallForever: 0.002, listFaultsPerItem: true },
+  stalls6s: { stall: 0.003, stallMs: [6000, 6000] },
+  hangs: { stallForever: 0.002 },
   hangsInList: { stallForever: 0.01, listFaultsPerItem: true, applies: isFirstRequest },
 } as const satisfies Record<string, FaultPlan>;
 

@@ -226,6 +226,21 @@ describe('listWatch: the learned stall window', () => {
     t.sub.unsubscribe();
   });
 
+  it('a fallback list after a stalled streaming list is bounded by the pace the stream showed', () => {
+    const t = harness({ watchList: true }, () => [new Observable<ObjectList>()]); // the list never answers
+    for (let i = 0; i < 400; i++) {
+      t.clock.advance(1);
+      t.watches[0]!.next({ type: 'ADDED', object: pod(`p${i}`, i + 2) });
+    }
+    t.clock.advance(1000); // the stream stalls: a list instead
+    expect(t.listCalls).toHaveLength(1);
+    t.clock.advance(1599); // 4 × the 400 ms the stream took for 400 objects
+    expect(t.health.at(-1)!.lastRestart?.during).toBe('watchList');
+    t.clock.advance(1);
+    expect(t.health.at(-1)!.lastRestart).toMatchObject({ reason: 'timeout', during: 'list' });
+    t.sub.unsubscribe();
+  });
+
   it('against the fake API server, bookmarks every second keep a quiet watch alive for minutes', () => {
     const clock = new VirtualClock();
     const server = new FakeApiServer({ scheduler: clock.scheduler, bookmarkIntervalMs: 1000 });

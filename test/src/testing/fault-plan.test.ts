@@ -64,11 +64,12 @@ describe('validateFaultPlan', () => {
     const stalls = validateFaultPlan(FAULT_PLANS.stalls6s);
     expect(stalls.stream.stall).toBeGreaterThan(0);
     expect(stalls.stallMs).toEqual([6000, 6000]);
-    expect(stalls.listFaultsPerItem).toBe(true);
+    expect(stalls.listFaultsPerItem).toBe(false);
     const hangs = validateFaultPlan(FAULT_PLANS.hangs);
     expect(hangs.stream.stallForever).toBeGreaterThan(0);
     expect(hangs.stream.stall).toBe(0);
-    expect(hangs.listFaultsPerItem).toBe(true);
+    expect(hangs.listFaultsPerItem).toBe(false);
+    expect(validateFaultPlan(FAULT_PLANS.hangsInList).listFaultsPerItem).toBe(true);
     const inList = validateFaultPlan(FAULT_PLANS.hangsInList);
     expect(inList.stream.stallForever).toBeGreaterThan(0);
     const request = (index: number) => ({ index, method: 'GET', path: '/api/v1/pods', watch: index > 1 });
