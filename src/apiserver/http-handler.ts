@@ -24,6 +24,9 @@ import {
 import { isPlainObject } from './merge-patch.ts';
 import type { ObjectStore } from './object-store.ts';
 import { openApiV3For, openApiV3Root } from './openapi.ts';
+import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
+import { encodeList, encodeObject, hasProtobufForm } from './protobuf/object-codec.ts';
+import { protobufBodyAsJson } from './protobuf/protobuf-request-body.ts';
 import { type DeleteOptions, type ListQuery, PATCH_TYPES, type Registry } from './registry.ts';
 import { apiVersionOf, findResource, type ResourceDef } from './resource-table.ts';
 import { bothSelectors, fieldSelector, labelSelector } from './selectors.ts';
@@ -47,15 +50,20 @@ export interface HandlerContext {
   watches: Set<ActiveWatch>;
 }
 
-type Form = 'json' | 'table' | 'metadata' | 'aggregated';
+type Form = 'json' | 'table' | 'metadata' | 'aggregated' | 'protobuf';
 
 /** Picks the response form from an Accept header, or throws 406. */
-export function negotiate(accept: string | undefined, allowAggregated: boolean): Form {
+export function negotiate(accept: string | undefined, allowAggregated: boolean, allowProtobuf = false): Form {
   if (!accept) return 'json';
   for (const range of accept.split(',')) {
     const [type = '', ...paramParts] = range.split(';').map((s) => s.trim());
     const params = new Map(paramParts.map((p) => p.split('=').map((s) => s.trim()) as [string, string]));
     if (params.has('q') && Number(params.get('q')) === 0) continue;
+    // Protobuf for kinds that have it; Table and PartialObjectMetadata stay JSON.
+    if (type === PROTOBUF_CONTENT_TYPE) {
+      if (allowProtobuf && !params.has('as')) return 'protobuf';
+      continue;
+    }
     if (type !== 'application/json' && type !== '*/*' && type !== 'application/*') continue;
     const as = params.get('as');
     if (!as) return 'json';
@@ -75,7 +83,7 @@ export function negotiate(accept: string | undefined, allowAggregated: boolean):
   throw notAcceptable(accept);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');
     if (declared > MAX_BODY_BYTES) {
@@ -96,7 +104,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -112,10 +120,12 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Sends a body: a string as is, a Uint8Array as protobuf, anything else as JSON. */
 function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const proto = body instanceof Uint8Array;
+  const text = proto || typeof body === 'string' ? (body as string | Uint8Array) : JSON.stringify(body);
   res.writeHead(code, {
-    'Content-Type': contentType,
+    'Content-Type': proto ? PROTOBUF_CONTENT_TYPE : contentType,
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-cache, private',
   });
@@ -313,17 +323,27 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       (method === 'POST' || method === 'PUT') &&
       contentType !== '' &&
       contentType !== 'application/json' &&
+      contentType !== PROTOBUF_CONTENT_TYPE &&
       contentType !== '*/*'
     ) {
       req.resume();
       throw unsupportedMediaType(contentType);
     }
-    const body = method === 'GET' ? '' : await readBody(req);
+    const bytes = method === 'GET' ? undefined : await readBody(req);
+    const body =
+      bytes === undefined
+        ? ''
+        : contentType === PROTOBUF_CONTENT_TYPE && method !== 'PATCH'
+          ? protobufBodyAsJson(bytes, def, method, subresource)
+          : bytes.toString('utf8');
     const form =
       method === 'GET' || method === 'PUT' || method === 'POST' || method === 'PATCH'
-        ? negotiate(req.headers.accept, false)
+        ? negotiate(req.headers.accept, false, hasProtobufForm(apiVersionOf(def), def.kind))
         : 'json';
+    /** A non-Table answer (Scale, Status) in the negotiated encoding. */
+    const encoded = (object: unknown): unknown => (form === 'protobuf' ? encodeObject(object) : object);
     const render = (object: KubeObject): unknown => {
+      if (form === 'protobuf') return encodeObject(object);
       if (form === 'table') return toTable(def, [object], { includeObject: includeObjectParam(q) }, {});
       if (form === 'metadata') return partialObjectMetadata(object);
       return object;
@@ -331,12 +351,13 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
 
     if (t.bindings || subresource === 'binding') {
       if (method !== 'POST') throw methodNotAllowed(method, 'pods/binding');
-      return send(res, 201, registry.bind(def, namespace!, name, parseJson(body)));
+      return send(res, 201, encoded(registry.bind(def, namespace!, name, parseJson(body))));
     }
     if (subresource === 'scale') {
-      if (method === 'GET') return send(res, 200, registry.scaleOf(def, registry.get(def, namespace, name!)));
+      if (method === 'GET')
+        return send(res, 200, encoded(registry.scaleOf(def, registry.get(def, namespace, name!))));
       if (method === 'PUT')
-        return send(res, 200, registry.updateScale(def, namespace!, name!, parseJson(body)));
+        return send(res, 200, encoded(registry.updateScale(def, namespace!, name!, parseJson(body))));
       if (method === 'PATCH') {
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
@@ -344,7 +365,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
         return send(
           res,
           200,
-          registry.updateScale(def, namespace!, name!, registry.applyPatch(scale, type, body)),
+          encoded(registry.updateScale(def, namespace!, name!, registry.applyPatch(scale, type, body))),
         );
       }
       throw methodNotAllowed(method, `${def.resource}/scale`);
@@ -379,6 +400,10 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
               metadata,
             ),
           );
+        }
+        if (form === 'protobuf') {
+          const items = page.items.map((i) => i.object);
+          return send(res, 200, encodeList(apiVersionOf(def), def.kind, metadata, items));
         }
         const head = JSON.stringify({ kind: `${def.kind}List`, apiVersion: apiVersionOf(def), metadata });
         return send(res, 200, `${head.slice(0, -1)},"items":[${page.items.map((i) => i.json).join(',')}]}`);

@@ -4,12 +4,14 @@ import type { Logger } from '../../operators/logger.ts';
 import { INITIAL_EVENTS_END_ANNOTATION, type KubeObject } from '../../operators/types.ts';
 import { ApiStatusError } from './api-status.ts';
 import type { ObjectStore, StoredObject, StoreEvent } from './object-store.ts';
+import { PROTOBUF_WATCH_CONTENT_TYPE } from './protobuf/content-types.ts';
+import { encodeWatchFrame } from './protobuf/watch-frame.ts';
 import { apiVersionOf, type ResourceDef, resourceId } from './resource-table.ts';
 import type { Selector } from './selectors.ts';
 import { type IncludeObject, partialObjectMetadata, toTable } from './table.ts';
 
 /** How each event's object is rendered. */
-export type WatchForm = 'json' | 'table' | 'metadata';
+export type WatchForm = 'json' | 'table' | 'metadata' | 'protobuf';
 
 /** The parameters of one watch. */
 export interface WatchRequest {
@@ -75,7 +77,8 @@ export function serveWatch(
   const matches = (key: string, object: KubeObject) =>
     (prefix === '' || key.startsWith(prefix)) && (selector.empty || selector.matches(object));
 
-  const render = (type: string, object: KubeObject, json: string | undefined): string => {
+  const render = (type: string, object: KubeObject, json: string | undefined): string | Uint8Array => {
+    if (req.form === 'protobuf') return encodeWatchFrame(type, object);
     if (req.form === 'json') return `{"type":"${type}","object":${json ?? JSON.stringify(object)}}\n`;
     // A Status (an ERROR event) passes through every form unchanged, as kube-apiserver sends it.
     if (type === 'ERROR') return `${JSON.stringify({ type, object })}\n`;
@@ -94,7 +97,7 @@ export function serveWatch(
     return `${JSON.stringify({ type, object: table })}\n`;
   };
 
-  const write = (line: string) => {
+  const write = (line: string | Uint8Array) => {
     if (ended) return;
     res.write(line);
     if (res.writableLength > req.maxBufferedBytes) {
@@ -132,7 +135,10 @@ export function serveWatch(
   };
 
   res.on('close', () => end('client closed'));
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, {
+    'Content-Type': req.form === 'protobuf' ? PROTOBUF_WATCH_CONTENT_TYPE : 'application/json',
+    'Cache-Control': 'no-cache, private',
+  });
   res.flushHeaders();
 
   const rvText = req.resourceVersion ?? '';

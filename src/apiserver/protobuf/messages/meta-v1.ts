@@ -1,0 +1,110 @@
+// The protobuf messages of meta/v1 (k8s.io/apimachinery meta), as our own rows: JSON name, field number, type, flags.
+import type { MessagePackage } from '../message-table.ts';
+
+/** meta/v1: each message's fields (flags: r repeated, p pointer, i inline, e always in JSON, z omitted when zero, w wrapper). */
+export const META_V1: MessagePackage = {
+  name: 'meta/v1',
+  messages: {
+    Condition: [
+      ['type', 1, 'string', 'e'],
+      ['status', 2, 'string', 'e'],
+      ['observedGeneration', 3, 'int64'],
+      ['lastTransitionTime', 4, '@Time', 'e'],
+      ['reason', 5, 'string', 'e'],
+      ['message', 6, 'string', 'e'],
+    ],
+    DeleteOptions: [
+      ['gracePeriodSeconds', 1, 'int64', 'p'],
+      ['preconditions', 2, 'Preconditions', 'p'],
+      ['orphanDependents', 3, 'bool', 'p'],
+      ['propagationPolicy', 4, 'string', 'p'],
+      ['dryRun', 5, 'string', 'r'],
+      ['ignoreStoreReadErrorWithClusterBreakingPotential', 6, 'bool', 'p'],
+    ],
+    FieldSelectorRequirement: [
+      ['key', 1, 'string', 'e'],
+      ['operator', 2, 'string', 'e'],
+      ['values', 3, 'string', 'r'],
+    ],
+    LabelSelector: [
+      ['matchLabels', 1, 'map<string,string>'],
+      ['matchExpressions', 2, 'LabelSelectorRequirement', 'r'],
+    ],
+    LabelSelectorRequirement: [
+      ['key', 1, 'string', 'e'],
+      ['operator', 2, 'string', 'e'],
+      ['values', 3, 'string', 'r'],
+    ],
+    ListMeta: [
+      ['selfLink', 1, 'string'],
+      ['resourceVersion', 2, 'string'],
+      ['continue', 3, 'string'],
+      ['remainingItemCount', 4, 'int64', 'p'],
+      ['shardInfo', 5, 'ShardInfo', 'p'],
+    ],
+    ManagedFieldsEntry: [
+      ['manager', 1, 'string'],
+      ['operation', 2, 'string'],
+      ['apiVersion', 3, 'string'],
+      ['time', 4, '@Time', 'p'],
+      ['fieldsType', 6, 'string'],
+      ['fieldsV1', 7, '@FieldsV1', 'p'],
+      ['subresource', 8, 'string'],
+    ],
+    ObjectMeta: [
+      ['name', 1, 'string'],
+      ['generateName', 2, 'string'],
+      ['namespace', 3, 'string'],
+      ['selfLink', 4, 'string'],
+      ['uid', 5, 'string'],
+      ['resourceVersion', 6, 'string'],
+      ['generation', 7, 'int64'],
+      ['creationTimestamp', 8, '@Time'],
+      ['deletionTimestamp', 9, '@Time', 'p'],
+      ['deletionGracePeriodSeconds', 10, 'int64', 'p'],
+      ['labels', 11, 'map<string,string>'],
+      ['annotations', 12, 'map<string,string>'],
+      ['ownerReferences', 13, 'OwnerReference', 'r'],
+      ['finalizers', 14, 'string', 'r'],
+      ['managedFields', 17, 'ManagedFieldsEntry', 'r'],
+    ],
+    OwnerReference: [
+      ['apiVersion', 5, 'string', 'e'],
+      ['kind', 1, 'string', 'e'],
+      ['name', 3, 'string', 'e'],
+      ['uid', 4, 'string', 'e'],
+      ['controller', 6, 'bool', 'p'],
+      ['blockOwnerDeletion', 7, 'bool', 'p'],
+    ],
+    Preconditions: [
+      ['uid', 1, 'string', 'p'],
+      ['resourceVersion', 2, 'string', 'p'],
+    ],
+    ShardInfo: [['selector', 1, 'string', 'e']],
+    Status: [
+      ['metadata', 1, 'ListMeta'],
+      ['status', 2, 'string'],
+      ['message', 3, 'string'],
+      ['reason', 4, 'string'],
+      ['details', 5, 'StatusDetails', 'p'],
+      ['code', 6, 'int32'],
+    ],
+    StatusCause: [
+      ['reason', 1, 'string'],
+      ['message', 2, 'string'],
+      ['field', 3, 'string'],
+    ],
+    StatusDetails: [
+      ['name', 1, 'string'],
+      ['group', 2, 'string'],
+      ['kind', 3, 'string'],
+      ['uid', 6, 'string'],
+      ['causes', 4, 'StatusCause', 'r'],
+      ['retryAfterSeconds', 5, 'int32'],
+    ],
+    WatchEvent: [
+      ['type', 1, 'string', 'e'],
+      ['object', 2, '@RawExtension', 'e'],
+    ],
+  },
+};
