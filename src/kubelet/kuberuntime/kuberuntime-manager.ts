@@ -423,7 +423,7 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       const inits = pod.spec.initContainers ?? [];
       if (actions.nextInitContainerToStart !== undefined) {
         const container = inits[actions.nextInitContainerToStart];
-        if (container && !(await inBackOffAsync(pod, container, status))) {
+        if (container && !inBackOff(pod, container, status)) {
           if (
             await startContainer(
               pod,
@@ -444,7 +444,7 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
         if (signal?.aborted) break;
         const container = pod.spec.containers[index];
         if (!container) continue;
-        if (await inBackOffAsync(pod, container, status)) continue;
+        if (inBackOff(pod, container, status)) continue;
         if (
           await startContainer(
             pod,
@@ -520,10 +520,6 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       backOff.forgetPrefix(`${pod.name}_${pod.namespace}_${pod.uid}_`);
     },
   };
-
-  async function inBackOffAsync(pod: Pod, container: Container, status: RuntimePodStatus): Promise<boolean> {
-    return inBackOff(pod, container, status);
-  }
 
   return manager;
 }
