@@ -134,6 +134,27 @@ describe('PodTopologySpread scoring', () => {
     expect(scores(pod, nodes, pods, filtered).scores).toEqual(want);
   });
 
+  it.each([
+    { policy: 'Ignore' as const, want: { 'node-a': 25, 'node-b': 25, 'node-x': 100, 'node-y': 100 } },
+    { policy: 'Honor' as const, want: { 'node-a': 100, 'node-b': 100, 'node-x': 0, 'node-y': 0 } },
+  ])(
+    'nodeTaintsPolicy $policy: pods on a tainted node count only when taints are ignored',
+    ({ policy, want }) => {
+      const taint = [{ key: 'k', value: 'v', effect: 'NoSchedule' }];
+      const nodes = [
+        makeNode('node-a', { [ZONE]: 'zone1' }),
+        makeNode('node-b', { [ZONE]: 'zone1' }, { taints: taint }),
+        makeNode('node-x', { [ZONE]: 'zone2' }),
+        makeNode('node-y', { [ZONE]: 'zone2' }),
+      ];
+      const pod = makePod('p', {
+        labels: { foo: '' },
+        spread: [{ ...soft(ZONE), nodeTaintsPolicy: policy }],
+      });
+      expect(scores(pod, nodes, [...fooPods('node-b', 3), ...fooPods('node-x', 1)]).scores).toEqual(want);
+    },
+  );
+
   it('PreScore skips a pod without ScheduleAnyway constraints', () => {
     const pod = makePod('p', {
       labels: { foo: '' },
