@@ -104,10 +104,15 @@ export interface HostPort {
   port: number;
 }
 
-/** The host ports a pod asks for (only ports with hostPort > 0). */
+/**
+ * The host ports a pod holds while it runs (only ports with hostPort > 0): its containers' and its sidecars'
+ * (init containers with restartPolicy Always), as NodePorts counts them; ordinary init containers have
+ * finished before the pod runs.
+ */
 export function podHostPorts(pod: Pod): HostPort[] {
   const ports: HostPort[] = [];
-  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+  const sidecars = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
+  for (const c of [...(pod.spec.containers ?? []), ...sidecars]) {
     for (const p of c.ports ?? []) {
       if (!p.hostPort || p.hostPort <= 0) continue;
       ports.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
