@@ -22,11 +22,21 @@ import type { PriorityQueue } from '../../operators/scheduling/queue/priority-qu
 import { type SchedulingQueue, schedulingQueue } from '../../operators/scheduling/queue/scheduling-queue.ts';
 import type { KubeObject } from '../../operators/types.ts';
 import type { ApiClient } from '../../streams/api-client.ts';
-import { NODES, POD_DISRUPTION_BUDGETS, PODS, PRIORITY_CLASSES } from '../../streams/resources.ts';
+import {
+  NAMESPACES,
+  NODES,
+  POD_DISRUPTION_BUDGETS,
+  PODS,
+  PRIORITY_CLASSES,
+  REPLICA_SETS,
+  SERVICES,
+  STATEFUL_SETS,
+} from '../../streams/resources.ts';
 import { dropManagedFields } from '../informers/drop-managed-fields.ts';
 import { type InformerFactory, informerFactory } from '../informers/informer-factory.ts';
 import type { HandlerRegistration, SharedInformer } from '../informers/shared-informer.ts';
 import { waitForCacheSync } from '../informers/wait-for-cache-sync.ts';
+import { assemblyRegistry, namespaceLabels } from './assembly-registry.ts';
 import { SchedulerCache } from './cache/scheduler-cache.ts';
 import { Snapshot } from './cache/snapshot.ts';
 import { type ExpandedProfile, expandProfile } from './config/expand-profile.ts';
@@ -123,17 +133,27 @@ function pointsOf(plugin: Plugin): Set<ExtensionPoint> {
  */
 export function newScheduler(options: NewSchedulerOptions): Scheduler {
   const logger = (options.logger ?? silentLogger).child({ component: 'scheduler' });
-  const registry: Registry = { ...inTreeRegistry, ...options.outOfTreeRegistry };
+  const ownInformers = !options.informers;
+  const informers =
+    options.informers ??
+    informerFactory({ client: options.client, transform: dropManagedFields, logger: options.logger });
+  const lookups = {
+    namespaces: informers.forResource(NAMESPACES),
+    services: informers.forResource(SERVICES),
+    replicaSets: informers.forResource(REPLICA_SETS),
+    statefulSets: informers.forResource(STATEFUL_SETS),
+  };
+  const registry: Registry = {
+    ...inTreeRegistry,
+    ...assemblyRegistry(lookups),
+    ...options.outOfTreeRegistry,
+  };
   const known = new Set(Object.keys(registry));
   const config = setDefaults(options.config ?? {}, { available: (n) => known.has(n) });
   const errors = validateConfiguration(config, { knownPlugins: known });
   if (errors.length) throwFieldErrors('config', errors);
 
   const clock = options.scheduler ?? asyncScheduler;
-  const ownInformers = !options.informers;
-  const informers =
-    options.informers ??
-    informerFactory({ client: options.client, transform: dropManagedFields, logger: options.logger });
   const pods = informers.forResource(PODS);
   const nodes = informers.forResource(NODES);
   const priorityClasses = informers.forResource(PRIORITY_CLASSES);
@@ -223,6 +243,7 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
     logger: options.logger ?? silentLogger,
     ...(metrics ? { metrics: metrics.queue } : {}),
     podLister: getPod,
+    namespaceLabels: namespaceLabels(lookups),
   });
   const queue = sq.queue;
 
@@ -270,7 +291,14 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
         logger: options.logger ?? silentLogger,
       });
       informers.start();
-      const ok = await waitForCacheSync(signal, pods, nodes, pdbs, ...registrations);
+      const ok = await waitForCacheSync(
+        signal,
+        pods,
+        nodes,
+        pdbs,
+        ...Object.values(lookups),
+        ...registrations,
+      );
       synced = ok;
       if (ok) logger.info({ profiles: [...frameworks.keys()] }, 'scheduler caches synced');
       return ok;

@@ -71,7 +71,9 @@ describe('an out-of-tree plugin', () => {
       expect(event).toBeDefined();
       return event!.message;
     });
-    expect(message).toBe('0/1 nodes are available: 1 node(s) are under maintenance.');
+    expect(message).toBe(
+      '0/1 nodes are available: 1 node(s) are under maintenance. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    );
     expect([...scheduler.queue.getPod('waits', 'default')!.unschedulablePlugins]).toEqual(['NoMaintenance']);
   });
 

@@ -158,7 +158,8 @@ profiles:
       return m;
     });
     expect(message).toBe(
-      '0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: db}, 3 Insufficient cpu.',
+      '0/4 nodes are available: 1 node(s) had untolerated taint {dedicated: db}, 3 Insufficient cpu. ' +
+        'preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.',
     );
     const describe = await waitFor(async () => {
       const d = await ok(['describe', 'pod', 'huge']);
