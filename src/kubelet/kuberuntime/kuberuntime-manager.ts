@@ -283,6 +283,35 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
     }
     reasonsOf(uid).delete(container.name);
     config.recordEvent(pod, 'Normal', 'Started', `Started container ${container.name}`, fieldPath);
+    const postStart = container.lifecycle?.postStart?.exec?.command;
+    if (postStart) {
+      let failure: string | undefined;
+      try {
+        const result = await runtime.execSync(id, postStart, pod.spec.terminationGracePeriodSeconds ?? 30);
+        const output = `${result.stdout.toString()}${result.stderr.toString()}`;
+        if (result.exitCode !== 0) {
+          failure = `command '${postStart.join(' ')}' exited with ${result.exitCode}: ${output}, message: ${JSON.stringify(output)}`;
+        }
+      } catch (error) {
+        failure = `${error instanceof Error ? error.message : String(error)}, message: ""`;
+      }
+      if (failure !== undefined) {
+        const ref = podRef(pod);
+        config.recordEvent(pod, 'Warning', 'FailedPostStartHook', 'PostStartHook failed', fieldPath);
+        reasonsOf(uid).set(container.name, {
+          reason: 'PostStartHookError',
+          message: `Exec lifecycle hook ([${postStart.join(' ')}]) for Container "${container.name}" in Pod "${ref.name}_${ref.namespace}(${ref.uid})" failed - error: ${failure}`,
+        });
+        await killContainer(
+          pod,
+          id,
+          container.name,
+          pod.spec.terminationGracePeriodSeconds ?? 30,
+          'FailedPostStartHook',
+        );
+        return false;
+      }
+    }
     return true;
   };
 

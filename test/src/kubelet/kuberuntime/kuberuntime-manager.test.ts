@@ -179,3 +179,33 @@ describe('kubeRuntimeManager', () => {
     expect(await krm.listPods()).toEqual([]);
   });
 });
+
+describe('kubeRuntimeManager postStart hooks', () => {
+  it('kills a container whose postStart hook fails and records PostStartHookError', async () => {
+    const p = pod(['server']);
+    const c = p.spec.containers[0];
+    if (c) c.lifecycle = { postStart: { exec: { command: ['false'] } } };
+    p.spec.terminationGracePeriodSeconds = 1;
+    const syncing = sync(p);
+    for (let i = 0; i < 20; i++) {
+      await settle();
+      clock.advance(100);
+    }
+    const result = await syncing;
+    expect(result.waitingReasons.get('main')?.reason).toBe('PostStartHookError');
+    expect(result.waitingReasons.get('main')?.message).toMatch(
+      /^Exec lifecycle hook \(\[false\]\) for Container "main" in Pod "web_ns\(u1\)" failed - error: command 'false' exited with 1/,
+    );
+    expect(events).toContain('Warning FailedPostStartHook: PostStartHook failed');
+    expect((await krm.getPodStatus('u1', 'web', 'ns')).containers[0]?.state).toBe('exited');
+  });
+
+  it('keeps a container whose postStart hook succeeds', async () => {
+    const p = pod(['server']);
+    const c = p.spec.containers[0];
+    if (c) c.lifecycle = { postStart: { exec: { command: ['true'] } } };
+    const result = await sync(p);
+    expect(result.waitingReasons.size).toBe(0);
+    expect((await krm.getPodStatus('u1', 'web', 'ns')).containers[0]?.state).toBe('running');
+  });
+});
