@@ -24,7 +24,13 @@ export function protobufBodyAsJson(
 ): string {
   if (bytes.length === 0) return '';
   try {
-    return JSON.stringify(decodeObject(bytes, kindDefault(def, method, subresource)));
+    const object = decodeObject(bytes, kindDefault(def, method, subresource));
+    // Scale's replicas is a plain int32 with omitempty: Go reads an absent one as 0 (scale to zero),
+    // while the registry reads JSON; say the zero out loud.
+    if (object.kind === 'Scale' && object.spec !== null && typeof object.spec === 'object') {
+      (object.spec as Record<string, unknown>).replicas ??= 0;
+    }
+    return JSON.stringify(object);
   } catch (error) {
     if (error instanceof InvalidInputError)
       throw badRequest(`the body of the request could not be decoded: ${error.message}`);
