@@ -208,6 +208,30 @@ export function startKubelet(options: KubeletOptions): Kubelet {
     });
   };
 
+  /** The pod's activeDeadlineSeconds has passed since its start time (the active deadline handler). */
+  const pastActiveDeadline = (pod: Pod): boolean => {
+    const deadline = pod.spec.activeDeadlineSeconds;
+    if (typeof deadline !== 'number') return false;
+    const start = status.getPodStatus(uidOf(pod))?.startTime ?? pod.status?.startTime;
+    if (!start) return false;
+    return Date.now() - Date.parse(start) >= deadline * 1000;
+  };
+  const deadlineStatus = (pod: Pod, apiStatus: PodStatus): PodStatus => {
+    if (terminal(apiStatus.phase) || !pastActiveDeadline(pod)) return apiStatus;
+    recordEvent(
+      pod,
+      'Normal',
+      'DeadlineExceeded',
+      'Pod was active on the node longer than the specified deadline',
+    );
+    return {
+      ...apiStatus,
+      phase: 'Failed',
+      reason: 'DeadlineExceeded',
+      message: 'Pod was active on the node longer than the specified deadline',
+    };
+  };
+
   const runtimeStatusOf = (pod: Pod) =>
     krm.getPodStatus(uidOf(pod), pod.metadata.name ?? '', pod.metadata.namespace ?? 'default');
 
@@ -222,7 +246,7 @@ export function startKubelet(options: KubeletOptions): Kubelet {
             logger.warn({ err: String(error), pod: fullNameOf(pod) }, 'Failed creating a mirror pod'),
           );
       }
-      let apiStatus = makeStatus(pod, rt, false);
+      let apiStatus = deadlineStatus(pod, makeStatus(pod, rt, false));
       status.setPodStatus(pod, apiStatus);
       if (terminal(apiStatus.phase)) return true;
       probeManager?.addPod(pod);
@@ -394,7 +418,13 @@ export function startKubelet(options: KubeletOptions): Kubelet {
       if (housekeepings++ % 5 === 0) await refreshNode();
     },
     podByUid: (uid: string) => podManager.getPodByUid(uid),
-    dueWork: () => workers.dueWork(),
+    dueWork: () => [
+      ...workers.dueWork(),
+      ...podManager
+        .getPods()
+        .filter((p) => !workers.isPodTerminationRequested(uidOf(p)) && pastActiveDeadline(p))
+        .map(uidOf),
+    ],
     recordProbeResult(update: { probeType: string; podUid: string; containerId: string; result: string }) {
       if (update.probeType === 'readiness')
         status.setContainerReadiness(update.podUid, update.containerId, update.result === 'Success');

@@ -149,6 +149,26 @@ describe('kubelet (process runtime)', () => {
     expect(events.items.some((e) => (e as { reason?: string }).reason === 'OutOfcpu')).toBe(true);
   });
 
+  it('a pod past its activeDeadlineSeconds fails with DeadlineExceeded and its process is stopped', async () => {
+    await create(
+      shellPod('deadline', NODE, 'while true; do sleep 0.2; done', {
+        activeDeadlineSeconds: 1,
+        terminationGracePeriodSeconds: 1,
+      }),
+    );
+    const pod = await waitForPod(cluster.api, 'deadline', phase('Failed'), 'Failed');
+    expect(pod?.status).toMatchObject({
+      reason: 'DeadlineExceeded',
+      message: 'Pod was active on the node longer than the specified deadline',
+    });
+    await waitForPod(
+      cluster.api,
+      'deadline',
+      (p) => p?.status?.containerStatuses?.[0]?.state?.terminated !== undefined,
+      'container terminated',
+    );
+  });
+
   it('a deleted pod gets SIGTERM, then SIGKILL after its grace period, and is removed from the API server', async () => {
     const pod = shellPod('ignores-term', NODE, 'trap "echo got TERM" TERM; while true; do sleep 0.1; done', {
       terminationGracePeriodSeconds: 2,
