@@ -8,6 +8,7 @@ import type { ProbeResult } from '../../../../operators/kubelet/probe-worker-sta
 import { servingCertificates } from '../../../../src/apiserver/certificates.ts';
 import { prober, resolveProbePort } from '../../../../src/kubelet/prober/prober.ts';
 import type { ExecResult } from '../../../../streams/runtimes/runtime.ts';
+import { until } from '../../../helpers/until.ts';
 
 let server: http.Server;
 let port = 0;
@@ -140,6 +141,23 @@ describe('prober: HTTPS GET', () => {
       tls.closeAllConnections();
       await new Promise((resolve) => tls.close(resolve));
     }
+  });
+});
+
+describe('prober: teardown', () => {
+  it('leaves no socket or timer behind after HTTP and TCP probes, timed out ones included', async () => {
+    const handles = () =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'Timeout').length;
+    const before = handles();
+    await Promise.all([
+      run({ httpGet: { port, path: '/' } }),
+      run({ httpGet: { port, path: '/?code=500' } }),
+      run({ httpGet: { port, path: '/slow' }, timeoutSeconds: 1 }),
+      run({ tcpSocket: { port } }),
+    ]);
+    // the test server's own 3 s timer for /slow is unref'd but still listed; wait for it too
+    await until(() => handles() <= before, 'probe sockets to close', 6000);
+    expect(handles()).toBeLessThanOrEqual(before);
   });
 });
 
