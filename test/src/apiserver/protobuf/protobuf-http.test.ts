@@ -5,6 +5,7 @@ import { PROTOBUF_CONTENT_TYPE } from '../../../../src/apiserver/protobuf/conten
 import { encodeEnvelope } from '../../../../src/apiserver/protobuf/envelope.ts';
 import { decodeObject, encodeObject } from '../../../../src/apiserver/protobuf/object-codec.ts';
 import { WatchFrameDecoder } from '../../../../src/apiserver/protobuf/watch-frame-decoder.ts';
+import { RESOURCES } from '../../../../src/apiserver/resource-table.ts';
 
 type Json = Record<string, unknown>;
 const PB = { 'Content-Type': PROTOBUF_CONTENT_TYPE, Accept: `${PROTOBUF_CONTENT_TYPE}, application/json` };
@@ -40,6 +41,150 @@ describe('protobuf over HTTP', () => {
     metadata: { name, namespace: 'default', labels: { app: 'pb' } },
     spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '100m' } } }] },
   });
+
+  const TEMPLATE = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };
+  const SELECTOR = { matchLabels: { a: 'b' } };
+  /** One object of every served kind: [collection path, object]. */
+  const EVERY_KIND: readonly (readonly [string, Json])[] = [
+    ['/api/v1/namespaces', { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'pb-ns' } }],
+    ['/api/v1/namespaces/default/pods', pod('pb-pod')],
+    [
+      '/api/v1/nodes',
+      { kind: 'Node', apiVersion: 'v1', metadata: { name: 'pb-node' }, spec: { unschedulable: true } },
+    ],
+    [
+      '/api/v1/namespaces/default/events',
+      {
+        kind: 'Event',
+        apiVersion: 'v1',
+        metadata: { name: 'pb-ev' },
+        involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+        reason: 'Scheduled',
+        count: 1,
+        firstTimestamp: '2024-01-01T00:00:00Z',
+        eventTime: '2024-01-01T00:00:00.000001Z',
+      },
+    ],
+    [
+      '/api/v1/namespaces/default/configmaps',
+      { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'pb-cm' }, data: { k: 'v' } },
+    ],
+    [
+      '/api/v1/namespaces/default/secrets',
+      { kind: 'Secret', apiVersion: 'v1', metadata: { name: 'pb-s' }, data: { k: 'dg==' } },
+    ],
+    [
+      '/api/v1/namespaces/default/services',
+      {
+        kind: 'Service',
+        apiVersion: 'v1',
+        metadata: { name: 'pb-svc' },
+        spec: { ports: [{ port: 80, targetPort: 'http' }] },
+      },
+    ],
+    ...(['ReplicaSet', 'Deployment', 'StatefulSet', 'DaemonSet'] as const).map(
+      (kind) =>
+        [
+          `/apis/apps/v1/namespaces/default/${kind.toLowerCase()}s`,
+          {
+            kind,
+            apiVersion: 'apps/v1',
+            metadata: { name: `pb-${kind.toLowerCase()}` },
+            spec: { selector: SELECTOR, template: TEMPLATE },
+          },
+        ] as const,
+    ),
+    [
+      '/apis/batch/v1/namespaces/default/jobs',
+      {
+        kind: 'Job',
+        apiVersion: 'batch/v1',
+        metadata: { name: 'pb-job' },
+        spec: { template: { ...TEMPLATE, spec: { ...TEMPLATE.spec, restartPolicy: 'Never' } } },
+      },
+    ],
+    [
+      '/apis/batch/v1/namespaces/default/cronjobs',
+      {
+        kind: 'CronJob',
+        apiVersion: 'batch/v1',
+        metadata: { name: 'pb-cj' },
+        spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: TEMPLATE } } },
+      },
+    ],
+    [
+      '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+      {
+        kind: 'Lease',
+        apiVersion: 'coordination.k8s.io/v1',
+        metadata: { name: 'pb-lease' },
+        spec: { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2024-01-01T00:00:00.500000Z' },
+      },
+    ],
+    [
+      '/apis/coordination.k8s.io/v1beta1/namespaces/default/leasecandidates',
+      {
+        kind: 'LeaseCandidate',
+        apiVersion: 'coordination.k8s.io/v1beta1',
+        metadata: { name: 'pb-lc' },
+        spec: { leaseName: 'l', binaryVersion: '1.32.0', strategy: 'OldestEmulationVersion' },
+      },
+    ],
+    [
+      '/apis/policy/v1/namespaces/default/poddisruptionbudgets',
+      {
+        kind: 'PodDisruptionBudget',
+        apiVersion: 'policy/v1',
+        metadata: { name: 'pb-pdb' },
+        spec: { minAvailable: '50%', selector: SELECTOR },
+      },
+    ],
+    [
+      '/apis/scheduling.k8s.io/v1/priorityclasses',
+      { kind: 'PriorityClass', apiVersion: 'scheduling.k8s.io/v1', metadata: { name: 'pb-pc' }, value: 1000 },
+    ],
+    [
+      '/apis/storage.k8s.io/v1/csinodes',
+      {
+        kind: 'CSINode',
+        apiVersion: 'storage.k8s.io/v1',
+        metadata: { name: 'pb-csi' },
+        spec: { drivers: [{ name: 'd', nodeID: 'n' }] },
+      },
+    ],
+  ];
+
+  it('covers the kinds the resource table served when this was written, each served', () => {
+    const served = RESOURCES.map((d) => d.kind);
+    for (const [, o] of EVERY_KIND) expect(served).toContain(o.kind);
+    expect(new Set(EVERY_KIND.map(([, o]) => o.kind)).size).toBe(18);
+  });
+
+  it.each(EVERY_KIND.map(([path, o]) => [String(o.kind), path, o] as const))(
+    '%s: create, get and list in protobuf, delete with protobuf DeleteOptions',
+    async (_, path, object) => {
+      const created = await call('POST', path, object);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.type).toBe(PROTOBUF_CONTENT_TYPE);
+      const name = (object.metadata as Json).name as string;
+      expect(created.body).toMatchObject({ kind: object.kind, metadata: { name } });
+      for (const field of ['spec', 'data', 'value', 'involvedObject', 'eventTime', 'firstTimestamp']) {
+        if (object[field] !== undefined)
+          expect(created.body[field], field).toMatchObject(object[field] as object);
+      }
+      const got = await call('GET', `${path}/${name}`);
+      expect(got.body).toEqual(created.body);
+      const list = await call('GET', path);
+      expect(list.body.kind).toBe(`${String(object.kind)}List`);
+      expect((list.body.items as Json[]).some((i) => (i.metadata as Json).name === name)).toBe(true);
+      const del = await call('DELETE', `${path}/${name}`, {
+        kind: 'DeleteOptions',
+        apiVersion: 'meta.k8s.io/v1',
+        gracePeriodSeconds: 0,
+      });
+      expect(del.status).toBe(200);
+    },
+  );
 
   it('creates, updates and reads a pod in protobuf', async () => {
     const created = await call('POST', '/api/v1/namespaces/default/pods', pod('one'));
