@@ -151,6 +151,26 @@ describe('nodeLease', () => {
     });
   });
 
+  it('adopts an existing lease and gives it an owner reference to the Node when it has none', () => {
+    const ts = scheduler();
+    ts.run(() => {
+      const { client, calls, store } = fakeLeases();
+      store.set(`${NODE_LEASE_NAMESPACE}/n1`, {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'n1', namespace: NODE_LEASE_NAMESPACE, resourceVersion: '7' },
+        spec: { holderIdentity: 'n1', leaseDurationSeconds: 40 },
+      });
+      const sub = nodeLease({ client, nodeName: 'n1', nodeUid: 'u1', scheduler: ts }).subscribe();
+      ts.schedule(() => sub.unsubscribe(), 1);
+      ts.flush();
+      expect(calls).toEqual(['get', 'update']);
+      expect(store.get(`${NODE_LEASE_NAMESPACE}/n1`)?.metadata?.ownerReferences).toEqual([
+        { apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'u1' },
+      ]);
+    });
+  });
+
   it('stops renewing when unsubscribed', () => {
     const ts = scheduler();
     ts.run(() => {
