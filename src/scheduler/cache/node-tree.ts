@@ -23,6 +23,12 @@ export class NodeTree {
   readonly #tree = new Map<string, string[]>();
   #zones: string[] = [];
   #count = 0;
+  #version = 0;
+
+  /** Bumped whenever the listed order changes (a node added, removed or moved to another zone). */
+  get version(): number {
+    return this.#version;
+  }
 
   get numNodes(): number {
     return this.#count;
@@ -40,6 +46,7 @@ export class NodeTree {
     if (names.includes(name)) return;
     names.push(name);
     this.#count++;
+    this.#version++;
   }
 
   /** Removes the node from its zone (swapping the last node of the zone into its place, as upstream). */
@@ -55,6 +62,7 @@ export class NodeTree {
       this.#zones = this.#zones.filter((z) => z !== zone);
     }
     this.#count--;
+    this.#version++;
     return true;
   }
 

@@ -333,6 +333,15 @@ export class SchedulerCache {
     return this.#images;
   }
 
+  /** Image summaries with the current node counts (the counts change as other nodes come and go). */
+  #currentImageStates(states: Record<string, ImageStateSummary>): Record<string, ImageStateSummary> {
+    const fresh: Record<string, ImageStateSummary> = {};
+    for (const [name, s] of Object.entries(states)) {
+      fresh[name] = { size: s.size, numNodes: this.#images.get(name)?.nodes.size ?? s.numNodes };
+    }
+    return fresh;
+  }
+
   // ── snapshot ───────────────────────────────────────────────────────────────────────────────────
 
   /**
@@ -356,6 +365,7 @@ export class SchedulerCache {
         snapshot.nodeInfoMap.set(node.metadata.name ?? '', existing);
       }
       const copy = item.info.clone();
+      copy.imageStates = this.#currentImageStates(copy.imageStates);
       if (existing.podsWithAffinity.length > 0 !== copy.podsWithAffinity.length > 0) updateAffinity = true;
       if (existing.podsWithRequiredAntiAffinity.length > 0 !== copy.podsWithRequiredAntiAffinity.length > 0)
         updateAnti = true;
@@ -368,7 +378,12 @@ export class SchedulerCache {
       }
       updateAll = true;
     }
-    if (updateAll || snapshot.nodeInfoList.length !== this.#tree.numNodes) {
+    if (
+      updateAll ||
+      snapshot.treeVersion !== this.#tree.version ||
+      snapshot.nodeInfoList.length !== this.#tree.numNodes
+    ) {
+      snapshot.treeVersion = this.#tree.version;
       snapshot.nodeInfoList = this.#tree
         .list()
         .map((name) => snapshot.nodeInfoMap.get(name))
@@ -383,13 +398,7 @@ export class SchedulerCache {
         (i) => i.podsWithRequiredAntiAffinity.length > 0,
       );
     if (snapshot.imageGeneration !== this.#imageGeneration) {
-      for (const info of snapshot.nodeInfoList) {
-        const fresh: Record<string, ImageStateSummary> = {};
-        for (const [name, s] of Object.entries(info.imageStates)) {
-          fresh[name] = { size: s.size, numNodes: this.#images.get(name)?.nodes.size ?? s.numNodes };
-        }
-        info.imageStates = fresh;
-      }
+      for (const info of snapshot.nodeInfoList) info.imageStates = this.#currentImageStates(info.imageStates);
       snapshot.imageGeneration = this.#imageGeneration;
     }
   }

@@ -19,6 +19,8 @@ export class Snapshot implements NodeInfoLister {
   generation = 0;
   /** The image-state generation of the cache last copied in (image node counts). */
   imageGeneration = -1;
+  /** The node tree's version the list was built from (its order). */
+  treeVersion = -1;
 
   /** A snapshot built directly from nodes and pods (tests, what-ifs): pods land on their spec.nodeName. */
   static of(nodes: readonly Node[], pods: readonly Pod[] = []): Snapshot {
