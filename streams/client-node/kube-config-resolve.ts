@@ -31,6 +31,11 @@ export interface KubeConfigDescription {
   summary: { context: string; cluster: string; user: string; auth: string };
   /** The cluster's proxy (`proxy-url`), when it has one. */
   proxyUrl?: string;
+  /**
+   * The request options can never change: credentials and CA are inline (a token, certificate data,
+   * basic auth, or none), with no file, exec plugin or auth provider to read again.
+   */
+  staticCredentials: boolean;
 }
 
 /** The constructor of client-node's KubeConfig, passed in so this module never loads client-node itself. */
@@ -91,8 +96,11 @@ export function describeKubeConfig(kc: KubeConfig): KubeConfigDescription {
           : user?.username
             ? 'basic'
             : 'none';
+  const staticCredentials =
+    !user?.exec && !user?.authProvider && !user?.certFile && !user?.keyFile && !cluster.caFile;
   return {
     server: cluster.server,
+    staticCredentials,
     namespace: context?.namespace?.trim() || 'default',
     summary: { context: kc.getCurrentContext(), cluster: cluster.name, user: user?.name ?? '', auth },
     ...(cluster.proxyUrl ? { proxyUrl: cluster.proxyUrl } : {}),

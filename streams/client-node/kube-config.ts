@@ -123,6 +123,7 @@ class KubeConfigHost {
       workerData: data,
       transferList: [sync.port2, async.port2],
       name: 'kube-rx kubeconfig host',
+      resourceLimits: { maxYoungGenerationSizeMb: 2 },
     });
     this.#worker.unref();
     this.#worker.on('error', (error) => this.#end(error));
@@ -236,6 +237,9 @@ async function proxyAgent(server: string, proxyUrl: string, tls: https.RequestOp
  * client-node's KubeConfig runs in a worker thread (the kubeconfig host) shared by every connection, so
  * that its generated API (~35 MB) stays out of this thread's heap; a `{ from: 'kubeConfig' }` source is
  * asked in this thread, where the caller loaded it. `close()` ends the host with the last connection.
+ * Static credentials (inline token, certificate data or basic auth, inline CA; no file, exec plugin or
+ * auth provider) are resolved once and kept, and the connection leaves the host at once, so a process
+ * whose connections all have them does not keep the thread (and its memory) once the first request is out.
  *
  * @example
  * const connection = loadKubeConnection({ from: 'file', path: '/etc/kubernetes/admin.conf' });
@@ -252,6 +256,9 @@ export function loadKubeConnection(
   let fetchOptions: () => Promise<https.RequestOptions>;
   let release = () => {};
   let closed = false;
+  /** Resolved once for good: static credentials loaded in the host, which is then left. */
+  let permanent = false;
+  let fromHost = false;
   if (source.from === 'kubeConfig') {
     const local = inThread(loadKubeConfig(source, source.kubeConfig.constructor as KubeConfigClass));
     description = local.description;
@@ -269,6 +276,7 @@ export function loadKubeConnection(
       return host.options(loaded.id);
     };
     release = () => host.drop(loaded.id);
+    fromHost = true;
   }
   const { server, proxyUrl } = description;
   const isHttp = server.startsWith('http:');
@@ -280,6 +288,12 @@ export function loadKubeConnection(
 
   const resolve = async (): Promise<https.RequestOptions> => {
     const opts = await fetchOptions();
+    if (fromHost && description.staticCredentials && !closed) {
+      // Nothing in them can change: keep them and leave the host, whose thread (client-node and its
+      // generated API, ~60 MB of RSS) ends with its last kubeconfig.
+      permanent = true;
+      release();
+    }
     if (proxyUrl) agent ??= proxyAgent(server, proxyUrl, opts);
     opts.agent = (await agent) as https.Agent;
     return opts;
@@ -294,7 +308,7 @@ export function loadKubeConnection(
         return Promise.reject(new KubeRxError('KUBE_RX_CLOSED', `the connection to ${server} is closed`));
       }
       const now = Date.now();
-      if (!cached || now - cached.at >= authCacheMs) {
+      if (!cached || (!permanent && now - cached.at >= authCacheMs)) {
         const options = resolve();
         cached = { at: now, options };
         options.catch(() => {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { endKubeConfigHost, loadKubeConnection } from '../../../streams/client-node/kube-config.ts';
+import { describeKubeConfig } from '../../../streams/client-node/kube-config-resolve.ts';
 import { NAMESPACES } from '../../../streams/resources.ts';
 import { json, type LoopbackServer, loopbackServer } from './loopback-server.ts';
 
@@ -106,6 +107,42 @@ describe('the kubeconfig host', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer t3');
     client.close();
     second.close();
+  });
+
+  it('keeps static credentials for good and leaves the host; credentials from files are read again', async () => {
+    const fixed = loadKubeConnection({ from: 'string', yaml: kubeconfig('inline') }, { authCacheMs: 0 });
+    const first = await fixed.requestOptions();
+    expect(authorization(first)).toBe('Bearer inline');
+    expect(await fixed.requestOptions()).toBe(first);
+    fixed.close();
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, 'one');
+    const yaml = kubeconfig('unused').replace(
+      '{token: unused}',
+      `{auth-provider: {name: tokenFile, config: {tokenFile: "${tokenFile}"}}}`,
+    );
+    const rotating = loadKubeConnection({ from: 'string', yaml }, { authCacheMs: 0 });
+    const before = await rotating.requestOptions();
+    expect(authorization(before)).toBe('Bearer one');
+    expect(await rotating.requestOptions()).not.toBe(before); // asked again: the host is kept
+    rotating.close();
+  });
+
+  it.each([
+    ['an inline token', '{token: t}', [], true],
+    ['basic auth', '{username: a, password: b}', [], true],
+    ['a token file (in-cluster)', '{auth-provider: {name: tokenFile, config: {tokenFile: /t}}}', [], false],
+    [
+      'an exec plugin',
+      '{exec: {command: get-token, apiVersion: client.authentication.k8s.io/v1}}',
+      [],
+      false,
+    ],
+    ['a CA file', '{token: t}', ['certificate-authority: /etc/ca.crt'], false],
+  ])('static credentials: %s → %s', (_name, user, cluster, expected) => {
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig('t', cluster).replace('{token: t}', user));
+    expect(describeKubeConfig(kc).staticCredentials).toBe(expected);
   });
 
   it("loads a connection's kubeconfig again when the host's thread has died under it", async () => {
