@@ -123,9 +123,16 @@ export function kubeletCommand(deps: KubeletCommandDeps = {}): Command {
     const nodeName = podSourceOptions(flags).nodeName;
     const { requested, dispose } = shutdownSignal(deps.signals, undefined, logger);
     const client = kubeApiClient({ kubeConfig: { from: 'file', path: flags.kubeconfig }, logger });
+    // as the kubelet's heartbeat client: the lease and node status never wait behind pod writes
+    const heartbeatClient = kubeApiClient({
+      kubeConfig: { from: 'file', path: flags.kubeconfig },
+      qps: Number.POSITIVE_INFINITY,
+      logger,
+    });
     try {
       const running = await runKubelets({
         client,
+        heartbeatClient,
         nodeName,
         config,
         runtime: flags.runtime,
@@ -144,6 +151,7 @@ export function kubeletCommand(deps: KubeletCommandDeps = {}): Command {
       await health.close();
     } finally {
       client.close();
+      heartbeatClient.close();
       dispose();
     }
   });

@@ -20,6 +20,8 @@ import { nodeStatusUpdater } from './node-status/node-status-updater.ts';
 /** Settings of {@link runKubelets}. */
 export interface RunKubeletsOptions {
   client: KubeApiClient;
+  /** The lease and node status writer (the kubelet's heartbeat client); default `client`. */
+  heartbeatClient?: KubeApiClient;
   /** The node name; with `simulatedNodes` > 1 the prefix of `<name>-<i>`. */
   nodeName: string;
   config: KubeletConfiguration;
@@ -56,6 +58,7 @@ export async function runKubelets(options: RunKubeletsOptions): Promise<RunningK
   const subscription = new Subscription();
   const kubelets: Kubelet[] = [];
   const { config } = options;
+  const heartbeat = options.heartbeatClient ?? options.client;
   try {
     for (const nodeName of names) {
       const runtime: ContainerRuntime =
@@ -78,7 +81,7 @@ export async function runKubelets(options: RunKubeletsOptions): Promise<RunningK
       );
       subscription.add(
         nodeLease({
-          client: leaseClient(options.client),
+          client: leaseClient(heartbeat),
           nodeName,
           nodeUid: node.metadata.uid,
           leaseDurationSeconds: config.nodeLeaseDurationSeconds,
@@ -87,7 +90,7 @@ export async function runKubelets(options: RunKubeletsOptions): Promise<RunningK
       );
       subscription.add(
         nodeStatusUpdater({
-          client: options.client,
+          client: heartbeat,
           statusConfig,
           updateFrequencyMs: config.nodeStatusUpdateFrequencyMs,
           reportFrequencyMs: config.nodeStatusReportFrequencyMs,

@@ -179,10 +179,19 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       logger: options.logger,
     });
     if (options.runKubelet ?? true) {
+      // its own client, as the kubelet keeps its pod writes apart from the heartbeat's: a burst of
+      // status patches and events must not hold the lease renewal behind the client's rate limit
+      const kubeletClient = kubeApiClient({
+        kubeConfig,
+        qps: options.qps,
+        burst: options.burst,
+        logger: options.logger,
+      });
+      cleanup.push(() => kubeletClient.close());
       // subscribed to podUpdates$ before the pod config starts, so it sees every update
       const kubelet = startKubelet({
         nodeName: options.nodeName,
-        client,
+        client: kubeletClient,
         runtime: processRuntime({ logger: options.logger }),
         podConfig: { updates$: podUpdates$, sources: podConfig.sources },
         rootDir: options.kubeletRootDir,
