@@ -138,13 +138,19 @@ function nonNegative(field: string, value: number | undefined, fallback: number,
  * (the 410 costs an 800 ms backoff, then a relist; see the first marble test)
  *
  * Recovery: a watch that ends cleanly, whose connection breaks (reset, cut mid-body, timeout) or that
- * goes silent is resumed at once from the last resourceVersion, as client-go treats an unexpected EOF;
+ * stays silent past its learned window (twice the longest recent gap between events while they flow, at
+ * least `stallFloorMs`; twice the bookmark interval on a quiet watch; at most `inactivityTimeoutMs`) is
+ * resumed at once from the last resourceVersion, as client-go treats an unexpected EOF; a list page is
+ * bounded the same way by the learned duration of recent pages (at most `requestTimeoutMs`);
  * one that ends within a second without an event backs off, then relists. Garbled data resumes from the
  * last good resourceVersion, at once if the watch made progress since the last failure, else after a
  * backoff. 429 re-watches after a backoff; 410 Gone, "too large resource version" and other errors relist
  * after a backoff (800 ms doubling to 30 s, jitter; `Retry-After` is honoured). The backoff starts over
  * when a watch delivered a good event or bookmark since the previous failure, so only consecutive
  * failures wait longer and longer. Only a custom backoff that gives up ends the stream, with an error.
+ *
+ * Health and metrics: every restart (a watch's or watch-list's end, a failed list) and every (re)list is a
+ * new `config.health` value (`restarts`, `lastRestart`, `lists`, `lastList`) and a call of `config.metrics`.
  *
  * Teardown: unsubscribing aborts the in-flight list or watch at once and releases every timer.
  *
