@@ -3,6 +3,7 @@ import type { Container, ContainerPort, Pod, PodStatus, Probe } from '../../../o
 import type { ProbeResult, ProbeType } from '../../../operators/kubelet/probe-worker-state.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { ContainerRuntime } from '../../../streams/runtimes/runtime.ts';
+import { grpcProbe } from './grpc-probe.ts';
 import { httpProbe } from './http-probe.ts';
 import type { ProbeFn } from './probe-worker.ts';
 import { tcpProbe } from './tcp-probe.ts';
@@ -53,8 +54,9 @@ function isTimeout(error: unknown): boolean {
  * The real probe function for {@link proberManager}: exec runs the command through the runtime's
  * `execSync` (exit 0 is success; a command that outlives timeoutSeconds fails); HTTP GET succeeds on
  * 200–399 (scheme, host, path, headers as the probe says; host default the pod's address); TCP
- * succeeds when the port accepts a connection. A probe that cannot be run (no runtime, unknown port
- * name, no address, gRPC) is an error, tried up to 3 times and then thrown away, as upstream does.
+ * succeeds when the port accepts a connection; gRPC calls grpc.health.v1.Health/Check and succeeds on
+ * SERVING. A probe that cannot be run (no runtime, unknown port name, no address) is an error, tried up
+ * to 3 times and then thrown away, as upstream does.
  *
  * @param config the runtime for exec, the pod address, a failure hook
  * @returns the probe function
@@ -109,7 +111,17 @@ export function prober(config: ProberConfig = {}): ProbeFn {
       if (!host) throw new Error('pod has no IP to probe');
       return tcpProbe(host, resolveProbePort(probe.tcpSocket.port, container), timeoutSeconds * 1000);
     }
-    if (probe.grpc) throw new Error('gRPC probes are not supported by kube-rx yet');
+    if (probe.grpc) {
+      const host = hostOf(pod, status);
+      if (!host) throw new Error('pod has no IP to probe');
+      return grpcProbe(
+        host,
+        probe.grpc.port,
+        probe.grpc.service ?? '',
+        timeoutSeconds * 1000,
+        PROBE_USER_AGENT,
+      );
+    }
     throw new Error(
       `missing probe handler for ${pod.metadata.namespace}/${pod.metadata.name}:${container.name}`,
     );
