@@ -1,4 +1,5 @@
 // ScheduleOne: the loop's cases of upstream's schedule_one_test.go — failure handler, deleting and assumed pods, bind failure, Reserve/Permit rejections.
+import type { SchedulerLike } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Node, Pod, PodCondition } from '../../../operators/api/core-v1.ts';
 import {
@@ -14,6 +15,7 @@ import { SchedulerCache } from '../../../src/scheduler/cache/scheduler-cache.ts'
 import { Snapshot } from '../../../src/scheduler/cache/snapshot.ts';
 import { NOTE_LENGTH_LIMIT, ScheduleOne, truncateMessage } from '../../../src/scheduler/schedule-one.ts';
 import type { SchedulerWrites } from '../../../src/scheduler/scheduler-api.ts';
+import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
 
 const node = (name: string, cpu = '2'): Node => ({
   metadata: { name },
@@ -77,6 +79,7 @@ function harness(
     {
       snapshot: () => snapshot,
       api,
+      ...(options.clock ? { scheduler: options.clock } : {}),
       getPod,
       nominatedPodsForNode: (n) => queue?.nominatedPodsForNode(n) ?? [],
       activate: (pods) => queue?.activate(pods),
@@ -102,6 +105,14 @@ function harness(
     cache,
     queue: q,
     informer,
+    fwk,
+    loop,
+    /** Adds the pod to the informer and the queue and pops it (the caller runs the cycle). */
+    enqueue(p: Pod) {
+      informer.set(`ns/${p.metadata.name}`, p);
+      q.add(p);
+      return q.pop()!;
+    },
     /** Adds the pod to the informer and the queue, pops it and runs one cycle and its binding. */
     async schedule(p: Pod, inInformer: Pod | null = p) {
       if (inInformer) informer.set(`ns/${p.metadata.name}`, inInformer);
@@ -269,6 +280,57 @@ describe('ScheduleOne', () => {
       expect([...h.queue.getPod('p', 'ns')!.unschedulablePlugins]).toEqual(['Gate']);
     },
   );
+});
+
+describe('ScheduleOne with a Permit plugin that waits (virtual time)', () => {
+  const waiter = { name: 'Waiter', permit: () => ({ status: newStatus('Wait'), timeoutMs: 5000 }) };
+  const plugins: ResolvedProfile['plugins'] = {
+    queueSort: [{ name: 'PrioritySort' }],
+    preFilter: [{ name: 'NodeResourcesFit' }],
+    filter: [{ name: 'NodeResourcesFit' }],
+    permit: [{ name: 'Waiter' }],
+    bind: [{ name: 'DefaultBinder' }],
+  };
+
+  it('binds once the waiting pod is allowed, the next pod’s cycle not held up meanwhile', async () => {
+    const clock = new VirtualClock();
+    const h = harness([node('n1', '4')], {
+      extra: { Waiter: () => waiter },
+      plugins,
+      clock: clock.scheduler,
+    });
+    await h.loop.run(h.enqueue(pod('p')));
+    expect(h.loop.bindings).toBe(1);
+    expect(h.rec.binds).toEqual([]);
+    expect(h.cache.isAssumedPod(pod('p'))).toBe(true);
+    expect(h.fwk.getWaitingPod('uid-p')!.allow('Waiter')).toBeUndefined();
+    await h.loop.drain();
+    expect(h.rec.binds).toEqual(['p->n1']);
+  });
+
+  it('rejects the pod when the wait times out: unreserved, forgotten, FailedScheduling with the timeout', async () => {
+    const clock = new VirtualClock();
+    const h = harness([node('n1', '4')], {
+      extra: { Waiter: () => waiter },
+      plugins,
+      clock: clock.scheduler,
+    });
+    await h.loop.run(h.enqueue(pod('p')));
+    clock.advance(4999);
+    await Promise.resolve();
+    expect(h.rec.events).toEqual([]);
+    clock.advance(1);
+    await h.loop.drain();
+    expect(h.rec.binds).toEqual([]);
+    expect(h.cache.podCount()).toBe(0);
+    expect(h.rec.events).toEqual([
+      expect.objectContaining({
+        reason: 'FailedScheduling',
+        message: '0/1 nodes are available: 1 rejected due to timeout after waiting 5s at plugin Waiter.',
+      }),
+    ]);
+    expect(h.queue.whereIs('ns', 'p')).toBeDefined();
+  });
 });
 
 describe('truncateMessage', () => {
