@@ -36,7 +36,12 @@ interface Recorded {
 
 function harness(
   nodes: Node[],
-  options: { failBind?: boolean; extra?: Registry; plugins?: ResolvedProfile['plugins'] } = {},
+  options: {
+    failBind?: boolean;
+    extra?: Registry;
+    plugins?: ResolvedProfile['plugins'];
+    clock?: SchedulerLike;
+  } = {},
 ) {
   const rec: Recorded = { binds: [], events: [], patches: [] };
   const api: SchedulerWrites = {
