@@ -45,6 +45,10 @@ const SUBJECTS: Record<string, { label: string; make: () => TrialInformerFactory
         backoff: () => exponentialBackoff({ initialMs: 100, maxMs: 1000 }),
       }),
   },
+  'kube-rx-fixed': {
+    label: 'kube-rx with fixed windows (25 s inactivity, 60 s list), as before issue 19; not run by default',
+    make: () => kubeRxTrialInformer({ stallFloorMs: 25_000 }),
+  },
   'client-node': {
     label: '@kubernetes/client-node 2.0.1 makeInformer (start() again 1 s after an error)',
     make: () => clientNodeTrialInformer({ restartDelayMs: 1000 }),

@@ -12,6 +12,8 @@ import type { TrialInformer, TrialInformerFactory } from './fault-trial.ts';
 export interface KubeRxTrialInformerConfig {
   /** listWatch's inactivity window (ms). */
   inactivityTimeoutMs?: number;
+  /** listWatch's shortest learned window (ms); at or above the inactivity window, fixed windows. */
+  stallFloorMs?: number;
   /** Request timeout of the client and of listWatch's list (ms). */
   requestTimeoutMs?: number;
   /** Start with a streaming watch-list; listWatch's default is true. */
@@ -49,6 +51,7 @@ export function kubeRxTrialInformer(config: KubeRxTrialInformerConfig = {}): Tri
           ? { inactivityTimeoutMs: config.inactivityTimeoutMs }
           : {}),
         ...(config.requestTimeoutMs !== undefined ? { requestTimeoutMs: config.requestTimeoutMs } : {}),
+        ...(config.stallFloorMs !== undefined ? { stallFloorMs: config.stallFloorMs } : {}),
         ...(config.watchList !== undefined ? { watchList: config.watchList } : {}),
         ...(config.backoff ? { backoff: config.backoff } : {}),
       },
