@@ -2,6 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../operators/types.ts';
+import type { AdmissionChain, AdmissionRequest, AdmissionStore } from './admission/admission-chain.ts';
+import { defaultAdmissionChain } from './admission/default-admission-chain.ts';
+import { ensureDefaultServiceAccount } from './admission/service-account.ts';
 import {
   ApiStatusError,
   alreadyExists,
@@ -16,6 +19,7 @@ import {
   success,
   unsupportedMediaType,
 } from './api-status.ts';
+import { bootstrapObjects } from './builtin/bootstrap-objects.ts';
 import { JsonPatchError, jsonPatch } from './json-patch.ts';
 import { isPlainObject, mergePatch } from './merge-patch.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
@@ -159,16 +163,55 @@ export class Registry {
   readonly table: readonly ResourceDef[];
   private readonly now: () => number;
   private readonly random: () => number;
+  /** kube-apiserver's admission chain, run on create and update (mutating, then validating). */
+  readonly admission: AdmissionChain;
+  private readonly admissionStore: AdmissionStore;
 
   constructor(
     store: ObjectStore,
     table: readonly ResourceDef[],
-    options: { now?: () => number; random?: () => number } = {},
+    options: { now?: () => number; random?: () => number; admission?: AdmissionChain } = {},
   ) {
     this.store = store;
     this.table = table;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.admission = options.admission ?? defaultAdmissionChain();
+    this.admissionStore = this.asAdmissionStore();
+  }
+
+  /** The registry as admission plugins see it: reads, and writes made by the server itself. */
+  private asAdmissionStore(): AdmissionStore {
+    const served = (id: string) => this.table.find((x) => resourceId(x) === id);
+    return {
+      serves: (id) => served(id) !== undefined,
+      get: (id, namespace, name) => {
+        const d = served(id);
+        return d ? this.store.get(id, keyOf(d, namespace, name))?.object : undefined;
+      },
+      list: (id, namespace) => {
+        const d = served(id);
+        if (!d) return [];
+        const prefix = d.namespaced && namespace ? `${namespace}/` : '';
+        const out: KubeObject[] = [];
+        for (const [key, stored] of this.store.current(id))
+          if (key.startsWith(prefix)) out.push(stored.object);
+        return out;
+      },
+      createAsServer: (id, namespace, object) => {
+        const d = served(id);
+        if (!d || this.store.get(id, keyOf(d, namespace, String(object.metadata?.name)))) return;
+        this.create(d, namespace, object);
+      },
+      writeStatus: (id, namespace, name, status) => {
+        const d = served(id);
+        const existing = d && this.store.get(id, keyOf(d, namespace, name));
+        if (!d || !existing) return;
+        const next = { ...clone<KubeObject>(existing), status };
+        this.store.commit(id, keyOf(d, namespace, name), 'MODIFIED', next);
+      },
+      random: this.random,
+    };
   }
 
   private def(resource: string): ResourceDef {
@@ -189,6 +232,10 @@ export class Registry {
     for (const name of SYSTEM_NAMESPACES) {
       if (!this.store.get('namespaces', name)) this.create(ns, undefined, { metadata: { name } });
     }
+    for (const b of bootstrapObjects()) this.admissionStore.createAsServer(b.resource, b.namespace, b.object);
+    if (this.admissionStore.serves('serviceaccounts'))
+      for (const key of this.store.current('namespaces').keys())
+        ensureDefaultServiceAccount(this.admissionStore, key);
   }
 
   /** Reads one object. @throws 404 */
@@ -294,6 +341,15 @@ export class Registry {
     if (isPlainObject(obj.spec)) meta.generation = 1;
     else delete meta.generation;
     def.defaults?.(obj);
+    const request: AdmissionRequest = {
+      operation: 'CREATE',
+      def,
+      namespace: meta.namespace,
+      name: String(meta.name ?? ''),
+      object: obj,
+      dryRun: options.dryRun,
+    };
+    this.admission.admit(request, this.admissionStore);
     this.invalidIf(def, obj);
     const key = keyOf(def, meta.namespace, meta.name!);
     if (this.store.get(resourceId(def), key))
@@ -307,7 +363,9 @@ export class Registry {
       );
     }
     if (options.dryRun) return obj;
-    return this.store.commit(resourceId(def), key, 'ADDED', obj).object;
+    const created = this.store.commit(resourceId(def), key, 'ADDED', obj).object;
+    this.admission.committed(request, this.admissionStore);
+    return created;
   }
 
   /** Everything about an update shared by PUT and PATCH: preconditions, preserved fields, no-op detection. */
@@ -377,6 +435,10 @@ export class Registry {
         }
       }
       this.immutableRules(def, old, next, causes);
+      this.admission.admit(
+        { operation: 'UPDATE', def, namespace, name, object: next, oldObject: old, dryRun: options.dryRun },
+        this.admissionStore,
+      );
       this.invalidIf(def, next, causes);
       if (meta.generation !== undefined && canonical(old.spec) !== canonical(next.spec)) {
         meta.generation = (old.metadata?.generation ?? 0) + 1;
@@ -677,6 +739,10 @@ export class Registry {
   }
 
   private afterDelete(def: ResourceDef, namespace: string | undefined): void {
+    this.admission.committed(
+      { operation: 'DELETE', def, namespace, name: '', object: {} },
+      this.admissionStore,
+    );
     if (def.namespaced && namespace) this.finishNamespace(namespace);
   }
 

@@ -1,5 +1,6 @@
 // The resources the embedded API server serves, one row each: adding a resource is adding a row.
 import type { KubeObject } from '../../operators/types.ts';
+import { BUILTIN_RESOURCES } from './builtin/builtin-resources.ts';
 
 /** One column of a resource's Table form (after Name, before Age). */
 export interface TableColumn {
@@ -31,7 +32,7 @@ export interface ResourceDef {
   singular: string;
   kind: string;
   namespaced: boolean;
-  subresources: readonly ('status' | 'scale' | 'binding')[];
+  subresources: readonly ('status' | 'scale' | 'binding' | 'approval' | 'token' | 'eviction')[];
   shortNames: readonly string[];
   categories: readonly string[];
   nameRule: NameRule;
@@ -622,6 +623,7 @@ export const RESOURCES: readonly ResourceDef[] = [
       col('EmulationVersion', (o) => str(at(o, 'spec.emulationVersion'), '')),
     ],
   },
+  ...BUILTIN_RESOURCES,
 ];
 
 /** The row's id: `group/resource`, or `resource` for the core group. */

@@ -1,0 +1,123 @@
+// ResourceQuota admission: a create that would take a namespace over a quota is refused naming it; usage kept in the quota's status.
+import { forbidden } from '../api-status.ts';
+import type { AdmissionPlugin, AdmissionRequest, AdmissionStore } from './admission-chain.ts';
+import { forbiddenMessage } from './admission-chain.ts';
+import { counts, formatUsage, printUsage, thousandths, usageOf } from './resource-usage.ts';
+
+type Obj = Record<string, unknown>;
+
+const QUOTAS = 'resourcequotas';
+
+function idOf(request: AdmissionRequest): string {
+  return request.def.group ? `${request.def.group}/${request.def.resource}` : request.def.resource;
+}
+
+/** The namespace's usage of every resource a quota names, recounted from the stored objects. */
+export function namespaceUsage(
+  store: AdmissionStore,
+  namespace: string,
+  names: readonly string[],
+): Record<string, number> {
+  const used: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  const ids = new Set<string>();
+  for (const name of names) {
+    const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(name);
+    if (count) ids.add(count[2] ? `${count[2]}/${count[1]}` : count[1]!);
+    else if (name.startsWith('services')) ids.add('services');
+    else if (name === 'requests.storage' || name === 'persistentvolumeclaims')
+      ids.add('persistentvolumeclaims');
+    else if (['configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas'].includes(name))
+      ids.add(name);
+    else ids.add('pods');
+  }
+  for (const id of ids) {
+    if (!store.serves(id)) continue;
+    for (const object of store.list(id, namespace)) {
+      if (!counts(id, object)) continue;
+      const usage = usageOf(id, object);
+      for (const name of names) if (usage[name] !== undefined) used[name]! += usage[name]!;
+    }
+  }
+  return used;
+}
+
+/** Compute resources a quota tracks that every container must then declare. */
+const MUST_SPECIFY = ['requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory', 'cpu', 'memory'];
+
+function missingCompute(request: AdmissionRequest, hard: Obj): string[] {
+  if (request.def.group !== '' || request.def.resource !== 'pods') return [];
+  const spec = (request.object.spec ?? {}) as Obj;
+  const containers = [
+    ...((spec.initContainers as Obj[] | undefined) ?? []),
+    ...((spec.containers as Obj[] | undefined) ?? []),
+  ];
+  const out: string[] = [];
+  for (const name of MUST_SPECIFY.filter((n) => hard[n] !== undefined).sort()) {
+    const [kind, res] = name.includes('.') ? (name.split('.') as [string, string]) : ['requests', name];
+    const without = containers
+      .filter((c) => ((c.resources as Obj | undefined)?.[kind] as Obj | undefined)?.[res] === undefined)
+      .map((c) => String(c.name));
+    if (without.length) out.push(`${name} for: ${without.join(',')}`);
+  }
+  return out;
+}
+
+/** The ResourceQuota plugin. Its checks and the commit run without yielding, so concurrent creates are serialised. */
+export const resourceQuotaAdmission: AdmissionPlugin = {
+  name: 'ResourceQuota',
+  validate(request, store) {
+    if (request.operation !== 'CREATE' || request.subresource || !request.def.namespaced) return;
+    const namespace = request.namespace;
+    if (!namespace || !store.serves(QUOTAS)) return;
+    const id = idOf(request);
+    if (!counts(id, request.object)) return;
+    const delta = usageOf(id, request.object);
+    for (const quota of store.list(QUOTAS, namespace)) {
+      const hard = ((quota.spec as Obj | undefined)?.hard ?? {}) as Obj;
+      const names = Object.keys(hard).filter((n) => delta[n] !== undefined);
+      const missing = missingCompute(request, hard);
+      const quotaName = String(quota.metadata?.name);
+      if (missing.length)
+        throw forbidden(
+          forbiddenMessage(request, `failed quota: ${quotaName}: must specify ${missing.join('; ')}`),
+          { name: request.name },
+          request.def.resource,
+        );
+      if (names.length === 0) continue;
+      const used = namespaceUsage(store, namespace, names);
+      const over = names.filter((n) => used[n]! + delta[n]! > thousandths(hard[n]));
+      if (over.length === 0) continue;
+      const pick = (from: (n: string) => number) => Object.fromEntries(over.map((n) => [n, from(n)]));
+      throw forbidden(
+        forbiddenMessage(
+          request,
+          `exceeded quota: ${quotaName}, requested: ${printUsage(pick((n) => delta[n]!))}, used: ${printUsage(
+            pick((n) => used[n]!),
+          )}, limited: ${printUsage(pick((n) => thousandths(hard[n])))}`,
+        ),
+        { name: request.name },
+        request.def.resource,
+      );
+    }
+  },
+  committed(request, store) {
+    const namespace = request.namespace;
+    if (!namespace || !store.serves(QUOTAS)) return;
+    refreshQuotaStatus(store, namespace);
+  },
+};
+
+/** Writes `status.hard` and `status.used` of every quota in the namespace, as the quota controller does. */
+export function refreshQuotaStatus(store: AdmissionStore, namespace: string): void {
+  for (const quota of store.list(QUOTAS, namespace)) {
+    const hard = ((quota.spec as Obj | undefined)?.hard ?? {}) as Obj;
+    const names = Object.keys(hard);
+    const used = namespaceUsage(store, namespace, names);
+    const status = {
+      hard: { ...hard },
+      used: Object.fromEntries(names.map((n) => [n, formatUsage(n, used[n]!)])),
+    };
+    if (JSON.stringify(quota.status) === JSON.stringify(status)) continue;
+    store.writeStatus(QUOTAS, namespace, String(quota.metadata?.name), status);
+  }
+}
