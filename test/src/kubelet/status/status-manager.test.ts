@@ -459,6 +459,24 @@ describe('statusManager (status_manager_test.go)', () => {
     expect(api.pods.has('new/foo')).toBe(false);
   });
 
+  it('forgets the written versions of removed pods on the periodic sync (TestSyncBatchCleanupVersions)', () => {
+    const { clock, api, manager, start } = setup();
+    const pod = testPod();
+    api.put(pod);
+    start();
+    for (let i = 0; i < 3; i++) {
+      manager.setPodStatus(pod, randomStatus());
+      clock.advance(0);
+    }
+    expect(api.count('patch')).toBe(3);
+    manager.removeOrphanedStatuses([]);
+    clock.advance(10_000);
+    // the same uid starts again at version 1, and is written
+    manager.setPodStatus(pod, randomStatus());
+    clock.advance(0);
+    expect(api.count('patch')).toBe(4);
+  });
+
   it('forgets orphaned statuses (TestRemoveOrphanedStatuses)', () => {
     const { manager } = setup();
     manager.setPodStatus(testPod('a', 'a'), randomStatus());
