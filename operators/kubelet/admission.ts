@@ -1,6 +1,6 @@
 // The kubelet's pod admission (lifecycle/predicate.go): does a pod fit this node next to the pods already admitted?
 import type { Node, Pod, ResourceList, Taint } from '../api/core-v1.ts';
-import { NodeInfo, podRequests, type Resource } from '../scheduling/framework/node-info.ts';
+import { NodeInfo, podHostPorts, podRequests, type Resource } from '../scheduling/framework/node-info.ts';
 import { admitUnderNodePressure } from './admission-eviction.ts';
 import { requiredNodeAffinityMatches } from './admission-node-affinity.ts';
 import { findUntoleratedTaint } from './admission-taints.ts';
@@ -138,7 +138,7 @@ export function generalPredicateFailures(pod: Pod, nodeInfo: NodeInfo): Predicat
   const fail = (p: { name: string; reason: string }) => failures.push({ kind: 'predicate', ...p });
   if (!requiredNodeAffinityMatches(pod, node)) fail(PREDICATE_FAILURES.nodeAffinity);
   if (pod.spec.nodeName && pod.spec.nodeName !== node.metadata.name) fail(PREDICATE_FAILURES.nodeName);
-  const ports = new NodeInfo(undefined, [pod]).pods[0]!.hostPorts;
+  const ports = podHostPorts(pod);
   if (ports.some((p) => nodeInfo.usedPorts.conflicts(p))) fail(PREDICATE_FAILURES.nodePorts);
   if (!isStaticPod(pod)) {
     const noExecute = (t: Taint) => t.effect === 'NoExecute';
