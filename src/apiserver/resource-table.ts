@@ -46,6 +46,8 @@ export interface ResourceDef {
   scale?: ScaleSpec;
   /** Pods: DELETE waits for the kubelet when the pod is bound to a node. */
   gracefulDelete?: boolean;
+  /** Where Age sits among the default columns (0: right after Name; default: last), or 'none' for no Age. */
+  agePosition?: number | 'none';
   /** The propagation policy when a DELETE names none (batch/v1 jobs orphan, as in Kubernetes). */
   defaultPropagation?: 'Orphan' | 'Background';
 }

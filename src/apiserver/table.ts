@@ -67,9 +67,13 @@ export function toTable(
   const now = options.now ?? Date.now();
   const include = options.includeObject ?? 'Metadata';
   // As kube-apiserver's printers do: Name, the default columns, Age, then the `-o wide` ones.
+  // A row's `agePosition` moves Age among the default columns (0: right after Name), or drops it.
+  const shown = def.columns.filter((c) => c.priority === 0);
+  const agePosition = def.agePosition ?? shown.length;
   const columns = [
-    ...def.columns.filter((c) => c.priority === 0),
-    AGE,
+    ...shown.slice(0, agePosition === 'none' ? shown.length : agePosition),
+    ...(agePosition === 'none' ? [] : [AGE]),
+    ...(agePosition === 'none' ? [] : shown.slice(agePosition)),
     ...def.columns.filter((c) => c.priority === 1),
   ];
   const columnDefinitions = [

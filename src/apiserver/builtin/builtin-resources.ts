@@ -205,6 +205,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
     resource: 'podtemplates',
     kind: 'PodTemplate',
     namespaced: true,
+    agePosition: 'none',
     columns: [
       col('Containers', (o) =>
         list(at(o, 'template.spec.containers'))
@@ -275,6 +276,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
     namespaced: true,
     subresources: ['status'],
     shortNames: ['quota'],
+    agePosition: 0,
     columns: [col('Request', (o) => quotaText(o, false)), col('Limit', (o) => quotaText(o, true))],
   }),
   row({
@@ -284,6 +286,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
     kind: 'LimitRange',
     namespaced: true,
     shortNames: ['limits'],
+    agePosition: 'none',
     columns: [createdAt],
   }),
   row({
@@ -457,6 +460,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
       kind: resource === 'roles' ? 'Role' : 'ClusterRole',
       namespaced: resource === 'roles',
       nameRule: 'path-segment',
+      agePosition: 'none',
       columns: [createdAt],
     }),
   ),
@@ -576,6 +580,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
     namespaced: false,
     subresources: ['status', 'approval'],
     shortNames: ['csr'],
+    agePosition: 0,
     required: ['spec.request', 'spec.signerName'],
     columns: [
       col('SignerName', (o) => str(at(o, 'spec.signerName'), '')),

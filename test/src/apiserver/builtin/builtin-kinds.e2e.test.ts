@@ -1,0 +1,340 @@
+// kubectl end to end against the built-in kinds and the admission chain: service accounts, RBAC, quotas, priority, ingresses.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
+
+const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
+  let server: RunningApiServer;
+  let dir: string;
+  let kubeconfig: string;
+
+  const kubectl = (args: string[], input?: string): Promise<Run> =>
+    new Promise((resolve) => {
+      const child = execFile(
+        KUBECTL!,
+        ['--kubeconfig', kubeconfig, ...args],
+        { timeout: 20_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+      if (input !== undefined) child.stdin!.end(input);
+    });
+
+  const ok = async (args: string[], input?: string): Promise<string> => {
+    const r = await kubectl(args, input);
+    expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
+    expect(r.code).toBe(0);
+    return r.stdout;
+  };
+
+  /** The header line of `kubectl get`, split into column names. */
+  const header = (out: string): string[] =>
+    out
+      .split('\n')[0]!
+      .trim()
+      .split(/\s{2,}/);
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    dir = mkdtempSync(join(tmpdir(), 'kube-rx-builtin-'));
+    kubeconfig = join(dir, 'kubeconfig');
+    await server.writeKubeconfig(kubeconfig);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates a service account and lists it with the default one', async () => {
+    expect(await ok(['create', 'serviceaccount', 'x'])).toBe('serviceaccount/x created\n');
+    const out = await ok(['get', 'serviceaccounts']);
+    expect(header(out)).toEqual(['NAME', 'SECRETS', 'AGE']);
+    expect(out).toMatch(/^default\s+0\s+/m);
+    expect(out).toMatch(/^x\s+0\s+/m);
+  });
+
+  it('gives every new namespace a default service account', async () => {
+    await ok(['create', 'namespace', 'team-a']);
+    expect(await ok(['get', 'sa', 'default', '-n', 'team-a', '-o', 'name'])).toBe('serviceaccount/default\n');
+  });
+
+  it('creates a role and a role binding and shows them as upstream does', async () => {
+    expect(await ok(['create', 'role', 'r', '--verb=get', '--resource=pods'])).toBe(
+      'role.rbac.authorization.k8s.io/r created\n',
+    );
+    const role = JSON.parse(await ok(['get', 'role', 'r', '-o', 'json']));
+    expect(role.rules).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+    expect(header(await ok(['get', 'roles']))).toEqual(['NAME', 'CREATED AT']);
+    await ok(['create', 'rolebinding', 'rb', '--role=r', '--user=alice', '--serviceaccount=default:x']);
+    const wide = await ok(['get', 'rolebinding', 'rb', '-o', 'wide']);
+    expect(header(wide)).toEqual(['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
+    expect(wide).toMatch(/^rb\s+Role\/r\s+\S+\s+alice\s+default:x/m);
+  });
+
+  it('has the default cluster roles and cluster-admin bound to system:masters', async () => {
+    const roles = await ok(['get', 'clusterroles', '-o', 'name']);
+    for (const name of ['cluster-admin', 'admin', 'edit', 'view'])
+      expect(roles).toContain(`clusterrole.rbac.authorization.k8s.io/${name}\n`);
+    const binding = JSON.parse(await ok(['get', 'clusterrolebinding', 'cluster-admin', '-o', 'json']));
+    expect(binding.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' },
+    ]);
+  });
+
+  it('refuses the pod over a pods quota, naming the quota, and tracks usage in its status', async () => {
+    await ok(['create', 'namespace', 'quota-ns']);
+    expect(await ok(['create', 'quota', 'q', '--hard=pods=2', '-n', 'quota-ns'])).toBe(
+      'resourcequota/q created\n',
+    );
+    await ok(['run', 'p1', '--image=nginx', '-n', 'quota-ns']);
+    await ok(['run', 'p2', '--image=nginx', '-n', 'quota-ns']);
+    const third = await kubectl(['run', 'p3', '--image=nginx', '-n', 'quota-ns']);
+    expect(third.code).not.toBe(0);
+    expect(third.stderr).toContain(
+      'pods "p3" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2',
+    );
+    const quota = await ok(['get', 'quota', '-n', 'quota-ns']);
+    expect(header(quota)).toEqual(['NAME', 'AGE', 'REQUEST', 'LIMIT']);
+    expect(quota).toMatch(/^q\s+\S+\s+pods: 2\/2\s*$/m);
+  });
+
+  it('creates a priority class and gives pods their priority, service account and tolerations', async () => {
+    expect(await ok(['create', 'priorityclass', 'p', '--value=1000'])).toBe(
+      'priorityclass.scheduling.k8s.io/p created\n',
+    );
+    const classes = await ok(['get', 'priorityclasses']);
+    expect(classes).toMatch(/^system-node-critical\s+2000001000\s+false\s+/m);
+    expect(classes).toMatch(/^system-cluster-critical\s+2000000000\s+false\s+/m);
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'prio' },
+      spec: { priorityClassName: 'p', containers: [{ name: 'c', image: 'nginx' }] },
+    };
+    await ok(['create', '-f', '-'], JSON.stringify(pod));
+    const got = JSON.parse(await ok(['get', 'pod', 'prio', '-o', 'json']));
+    expect(got.spec.priority).toBe(1000);
+    expect(got.spec.serviceAccountName).toBe('default');
+    const volume = got.spec.volumes.find((v: { name: string }) => v.name.startsWith('kube-api-access-'));
+    expect(volume.projected.sources[0]).toEqual({
+      serviceAccountToken: { expirationSeconds: 3607, path: 'token' },
+    });
+    expect(got.spec.containers[0].volumeMounts).toEqual([
+      { name: volume.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' },
+    ]);
+    expect(got.spec.tolerations).toEqual([
+      {
+        key: 'node.kubernetes.io/not-ready',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 300,
+      },
+      {
+        key: 'node.kubernetes.io/unreachable',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 300,
+      },
+    ]);
+    const unknown = await kubectl(
+      ['create', '-f', '-'],
+      JSON.stringify({ ...pod, metadata: { name: 'u' }, spec: { ...pod.spec, priorityClassName: 'nope' } }),
+    );
+    expect(unknown.stderr).toContain('no PriorityClass with name nope was found');
+  });
+
+  it('creates an ingress and shows class, hosts and ports', async () => {
+    expect(await ok(['create', 'ingress', 'web', '--class=nginx', '--rule=shop.example.com/=svc:80'])).toBe(
+      'ingress.networking.k8s.io/web created\n',
+    );
+    const out = await ok(['get', 'ingress']);
+    expect(header(out)).toEqual(['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE']);
+    expect(out).toMatch(/^web\s+nginx\s+shop\.example\.com\s+80\s+/m);
+  });
+
+  it.each([
+    ['endpoints', ['NAME', 'ENDPOINTS', 'AGE']],
+    ['podtemplates', ['NAME', 'CONTAINERS', 'IMAGES', 'POD LABELS']],
+    ['replicationcontrollers', ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']],
+    ['limitranges', ['NAME', 'CREATED AT']],
+    [
+      'persistentvolumes',
+      [
+        'NAME',
+        'CAPACITY',
+        'ACCESS MODES',
+        'RECLAIM POLICY',
+        'STATUS',
+        'CLAIM',
+        'STORAGECLASS',
+        'VOLUMEATTRIBUTESCLASS',
+        'REASON',
+        'AGE',
+      ],
+    ],
+    [
+      'persistentvolumeclaims',
+      [
+        'NAME',
+        'STATUS',
+        'VOLUME',
+        'CAPACITY',
+        'ACCESS MODES',
+        'STORAGECLASS',
+        'VOLUMEATTRIBUTESCLASS',
+        'AGE',
+      ],
+    ],
+    ['endpointslices', ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE']],
+    ['controllerrevisions', ['NAME', 'CONTROLLER', 'REVISION', 'AGE']],
+    [
+      'storageclasses',
+      ['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE'],
+    ],
+    [
+      'csidrivers',
+      [
+        'NAME',
+        'ATTACHREQUIRED',
+        'PODINFOONMOUNT',
+        'STORAGECAPACITY',
+        'TOKENREQUESTS',
+        'REQUIRESREPUBLISH',
+        'MODES',
+        'AGE',
+      ],
+    ],
+    ['volumeattachments', ['NAME', 'ATTACHER', 'PV', 'NODE', 'ATTACHED', 'AGE']],
+    ['ingressclasses', ['NAME', 'CONTROLLER', 'PARAMETERS', 'AGE']],
+    ['networkpolicies', ['NAME', 'POD-SELECTOR', 'AGE']],
+    ['horizontalpodautoscalers', ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE']],
+    [
+      'certificatesigningrequests',
+      ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION'],
+    ],
+    ['runtimeclasses', ['NAME', 'HANDLER', 'AGE']],
+  ])('kubectl get %s shows upstream columns', async (resource, columns) => {
+    const manifests: Record<string, object> = {
+      endpoints: {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name: 'e' },
+        subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }],
+      },
+      podtemplates: {
+        apiVersion: 'v1',
+        kind: 'PodTemplate',
+        metadata: { name: 't' },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+      replicationcontrollers: {
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        metadata: { name: 'rc' },
+        spec: {
+          replicas: 0,
+          template: {
+            metadata: { labels: { a: 'b' } },
+            spec: { containers: [{ name: 'c', image: 'nginx' }] },
+          },
+        },
+      },
+      limitranges: {
+        apiVersion: 'v1',
+        kind: 'LimitRange',
+        metadata: { name: 'lr' },
+        spec: { limits: [{ type: 'Container', max: { cpu: '64' } }] },
+      },
+      persistentvolumes: {
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: 'pv' },
+        spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp' } },
+      },
+      persistentvolumeclaims: {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name: 'pvc' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+      endpointslices: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'es' },
+        addressType: 'IPv4',
+        endpoints: [{ addresses: ['10.0.0.1'] }],
+        ports: [{ port: 80 }],
+      },
+      controllerrevisions: {
+        apiVersion: 'apps/v1',
+        kind: 'ControllerRevision',
+        metadata: { name: 'cr' },
+        revision: 1,
+      },
+      storageclasses: {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'sc' },
+        provisioner: 'kube-rx.io/hostpath',
+      },
+      csidrivers: {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'CSIDriver',
+        metadata: { name: 'csi.example.com' },
+        spec: {},
+      },
+      volumeattachments: {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'VolumeAttachment',
+        metadata: { name: 'va' },
+        spec: { attacher: 'csi.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv' } },
+      },
+      ingressclasses: {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'IngressClass',
+        metadata: { name: 'nginx' },
+        spec: { controller: 'k8s.io/ingress-nginx' },
+      },
+      networkpolicies: {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: { name: 'np' },
+        spec: { podSelector: { matchLabels: { app: 'web' } } },
+      },
+      horizontalpodautoscalers: {
+        apiVersion: 'autoscaling/v2',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: { name: 'hpa' },
+        spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5 },
+      },
+      certificatesigningrequests: {
+        apiVersion: 'certificates.k8s.io/v1',
+        kind: 'CertificateSigningRequest',
+        metadata: { name: 'csr' },
+        spec: { request: 'LS0tLS1CRUdJTg==', signerName: 'kubernetes.io/kube-apiserver-client' },
+      },
+      runtimeclasses: {
+        apiVersion: 'node.k8s.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: 'gvisor' },
+        handler: 'runsc',
+      },
+    };
+    await ok(['create', '-f', '-'], JSON.stringify(manifests[resource]));
+    const out = await ok(['get', resource]);
+    expect(header(out)).toEqual(columns);
+    expect(out.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
+  });
+});
