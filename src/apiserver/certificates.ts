@@ -10,6 +10,8 @@ export interface ServingCertificates {
   caPem: string;
   certPem: string;
   keyPem: string;
+  /** The CA's private key (PEM), which signs client certificates. */
+  caKeyPem?: string;
 }
 
 const FILES = { ca: 'ca.crt', caKey: 'ca.key', cert: 'apiserver.crt', key: 'apiserver.key' } as const;
@@ -111,11 +113,11 @@ export function servingCertificates(bindAddress: string, dir?: string): ServingC
     if (cached) return cached;
     const ca = newCa();
     const serving = newServing(ca, hosts);
-    const made = { caPem: ca.certPem, ...serving };
+    const made = { caPem: ca.certPem, caKeyPem: ca.keyPem, ...serving };
     cache.set(bindAddress, made);
     return made;
   }
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = (f: string) => join(dir, f);
   let ca: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey; certPem: string; keyPem: string };
   if (existsSync(path(FILES.ca)) && existsSync(path(FILES.caKey))) {
@@ -129,7 +131,7 @@ export function servingCertificates(bindAddress: string, dir?: string): ServingC
     };
   } else {
     ca = newCa();
-    writeFileSync(path(FILES.ca), ca.certPem);
+    writeFileSync(path(FILES.ca), ca.certPem, { mode: 0o600 });
     writeFileSync(path(FILES.caKey), ca.keyPem, { mode: 0o600 });
   }
   if (existsSync(path(FILES.cert)) && existsSync(path(FILES.key))) {
@@ -141,11 +143,51 @@ export function servingCertificates(bindAddress: string, dir?: string): ServingC
     const names = new Set((san?.altNames ?? []).map((a) => a.ip ?? a.value));
     const fresh = cert.validity.notAfter.getTime() > Date.now() + 24 * 60 * 60 * 1000;
     if (fresh && hosts.every((h) => names.has(h))) {
-      return { caPem: ca.certPem, certPem, keyPem: readFileSync(path(FILES.key), 'utf8') };
+      return {
+        caPem: ca.certPem,
+        caKeyPem: ca.keyPem,
+        certPem,
+        keyPem: readFileSync(path(FILES.key), 'utf8'),
+      };
     }
   }
   const serving = newServing(ca, hosts);
-  writeFileSync(path(FILES.cert), serving.certPem);
+  writeFileSync(path(FILES.cert), serving.certPem, { mode: 0o600 });
   writeFileSync(path(FILES.key), serving.keyPem, { mode: 0o600 });
-  return { caPem: ca.certPem, ...serving };
+  return { caPem: ca.certPem, caKeyPem: ca.keyPem, ...serving };
+}
+
+/**
+ * A client certificate signed by the CA: CN is the user, one O per group, for client
+ * authentication only, valid for a year. The x509 authenticator reads the user back from it.
+ * @param ca the CA certificate and key (PEM)
+ * @param user the user name (CN)
+ * @param groups the groups (O)
+ * @returns the certificate and its key (PEM)
+ */
+export function clientCertificate(
+  ca: { caPem: string; caKeyPem: string },
+  user: string,
+  groups: readonly string[] = [],
+): { certPem: string; keyPem: string } {
+  const caCert = forge.pki.certificateFromPem(ca.caPem);
+  const caKey = forge.pki.privateKeyFromPem(ca.caKeyPem);
+  const keys = rsaKeys();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(Date.now() - 60 * 60 * 1000);
+  cert.validity.notAfter = new Date(Date.now() + 365 * 24 * 60 * 60 * 1000);
+  cert.setSubject([
+    ...groups.map((g) => ({ name: 'organizationName', value: g })),
+    { name: 'commonName', value: user },
+  ]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', clientAuth: true },
+  ]);
+  cert.sign(caKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.pem };
 }

@@ -25,8 +25,31 @@ export function apiserverCommand(): Command {
       '--data-dir <dir>',
       'journal every write here (fsynced) and restore it on start; certificates live here too',
     )
-    .option('--token <token>', 'bearer token every request must carry')
-    .option('--token-file <path>', 'read the bearer token from this file')
+    .option(
+      '--token <token>',
+      'the admin bearer token (user kube-rx-admin in system:masters) the kubeconfig carries; generated when absent',
+    )
+    .option('--token-file <path>', 'read the admin bearer token from this file')
+    .option(
+      '--token-auth-file <path>',
+      'static tokens as kube-apiserver reads them: a CSV of token,user,uid,"group1,group2"',
+    )
+    .option(
+      '--anonymous-auth [bool]',
+      'requests without credentials become system:anonymous (only /healthz, /livez, /readyz, /version unless RBAC grants more); off: 401',
+      (v: string) => v !== 'false',
+      false,
+    )
+    .option(
+      '--insecure-allow-unauthenticated',
+      'INSECURE: requests without credentials get full access (every Secret included)',
+      false,
+    )
+    .option(
+      '--authorization-mode <modes>',
+      'comma list of authorizers tried in order: RBAC (system:masters always allowed), AlwaysAllow',
+      'RBAC',
+    )
     .option('--plain-http', 'serve plain HTTP (loopback only)', false)
     .option('--bookmark-interval <ms>', 'period of watch bookmarks in milliseconds', (v) => Number(v), 10_000)
     .option(
@@ -42,6 +65,10 @@ export function apiserverCommand(): Command {
         dataDir?: string;
         token?: string;
         tokenFile?: string;
+        tokenAuthFile?: string;
+        anonymousAuth: boolean;
+        insecureAllowUnauthenticated: boolean;
+        authorizationMode: string;
         plainHttp: boolean;
         bookmarkInterval: number;
         featureGates?: Record<string, boolean>;
@@ -62,6 +89,10 @@ export function apiserverCommand(): Command {
           bindAddress: opts.bindAddress,
           dataDir: opts.dataDir,
           token,
+          ...(opts.tokenAuthFile ? { tokenAuthFile: opts.tokenAuthFile } : {}),
+          anonymousAuth: opts.anonymousAuth,
+          insecureAllowUnauthenticated: opts.insecureAllowUnauthenticated,
+          authorizationMode: opts.authorizationMode,
           plainHttp: opts.plainHttp,
           bookmarkIntervalMs: opts.bookmarkInterval,
           ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),

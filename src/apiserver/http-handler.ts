@@ -12,6 +12,7 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from './api-status.ts';
+import type { ServerAuth } from './auth/server-auth.ts';
 import {
   AGGREGATED_DISCOVERY_TYPE,
   aggregatedDiscovery,
@@ -42,6 +43,8 @@ export interface HandlerContext {
   store: ObjectStore;
   log: Logger;
   token: string | undefined;
+  /** Authentication and authorization; without it only `token`, when set, is checked. */
+  auth?: ServerAuth;
   serverAddress: () => string;
   bookmarkIntervalMs: number;
   maxWatchBufferedBytes: number;
@@ -256,12 +259,19 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     const q = url.searchParams;
     const method = req.method ?? 'GET';
 
+    // Authenticate and authorize first (401/403); health paths are open to anonymous requests.
+    const attrs = ctx.auth?.admit(req, url.pathname, q);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
       send(res, 200, 'ok', 'text/plain; charset=utf-8');
       return;
     }
-    if (ctx.token !== undefined && req.headers.authorization !== `Bearer ${ctx.token}`) throw unauthorized();
+    if (!ctx.auth && ctx.token !== undefined && req.headers.authorization !== `Bearer ${ctx.token}`)
+      throw unauthorized();
     if (path === '/version') return send(res, 200, SERVER_VERSION);
+    if (attrs && ctx.auth?.isReview(attrs)) {
+      const body = parseJson((await readBody(req)).toString('utf8'));
+      return send(res, 201, ctx.auth.review(attrs, method, body));
+    }
     if (path === '/api' || path === '/apis') {
       const form = negotiate(req.headers.accept, true);
       if (form === 'aggregated') {

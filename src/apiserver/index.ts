@@ -1,4 +1,5 @@
 // The embedded API server's entry: starts HTTPS (or loopback HTTP) over the in-memory, optionally journalled store.
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -8,7 +9,8 @@ import { InvalidConfigError } from '../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { coordinatedElectionController } from '../leader-election/coordinated-election-controller.ts';
-import { servingCertificates } from './certificates.ts';
+import { type AuthOptions, serverAuth } from './auth/server-auth.ts';
+import { clientCertificate, servingCertificates } from './certificates.ts';
 import { FileJournal } from './file-journal.ts';
 import { createApiHandler } from './http-handler.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
@@ -17,7 +19,7 @@ import { Registry } from './registry.ts';
 import { RESOURCES, type ResourceDef } from './resource-table.ts';
 import type { ActiveWatch } from './watch-stream.ts';
 
-export interface ApiServerOptions {
+export interface ApiServerOptions extends AuthOptions {
   /** TCP port; 0 (the default here) picks a free one. The CLI defaults to 6443. */
   port?: number;
   /** Address to listen on; default 127.0.0.1. A non-loopback address needs `token`. */
@@ -26,8 +28,6 @@ export interface ApiServerOptions {
   dataDir?: string;
   /** Serve plain HTTP instead of HTTPS; only allowed on a loopback address. */
   plainHttp?: boolean;
-  /** Bearer token every request must carry (health endpoints excepted). */
-  token?: string;
   logger?: Logger;
   /** Period of BOOKMARK events on watches that allow them; default 10,000 ms. */
   bookmarkIntervalMs?: number;
@@ -61,7 +61,18 @@ export interface RunningApiServer {
   url: string;
   /** The CA certificate (PEM) the kubeconfig carries; empty with plainHttp. */
   caPem: string;
+  /**
+   * The admin bearer token (user `kube-rx-admin` in `system:masters`) the kubeconfig carries;
+   * always set (typed optional for callers that pass a server without one).
+   */
   token: string | undefined;
+  /** The authorization modes in effect, in order. */
+  authorizationModes: readonly string[];
+  /**
+   * A client certificate and key (PEM) signed by the server CA for `user` in `groups` (CN and O);
+   * throws with plainHttp, which has no CA.
+   */
+  clientCertificate(user: string, groups?: readonly string[]): { certPem: string; keyPem: string };
   /** A kubeconfig (YAML) that kubectl and @kubernetes/client-node use unchanged. */
   kubeconfig: string;
   writeKubeconfig(path: string): Promise<void>;
@@ -72,6 +83,17 @@ export interface RunningApiServer {
 /** True for 127.0.0.0/8, ::1 and localhost. */
 export function isLoopback(address: string): boolean {
   return address === 'localhost' || address === '::1' || (isIP(address) === 4 && address.startsWith('127.'));
+}
+
+/** Makes the data dir and everything in it readable by its owner only (0700 dir, 0600 files). */
+function ownerOnly(dir: string): void {
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  for (const name of readdirSync(dir)) {
+    const path = `${dir}/${name}`;
+    const stat = statSync(path);
+    if (stat.isFile() && (stat.mode & 0o077) !== 0) chmodSync(path, 0o600);
+  }
 }
 
 /** Journal lines beyond which a restart rewrites the journal as a snapshot. */
@@ -90,7 +112,7 @@ const COMPACT_AFTER = 1000;
  * Teardown: `close()` ends every watch, closes every connection and the journal.
  * @param options see {@link ApiServerOptions}
  * @returns the running server
- * @throws InvalidConfigError for plain HTTP or no token on a non-loopback address, or a bad port
+ * @throws InvalidConfigError for plain HTTP on a non-loopback address, a bad port, a bad token file or authorization mode
  */
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
   const bindAddress = options.bindAddress ?? '127.0.0.1';
@@ -104,6 +126,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
       `plain HTTP is only allowed on a loopback address, not ${bindAddress}`,
     );
   }
+  // Off loopback the admin token must be one the operator chose, not one only the kubeconfig knows.
   if (!loopback && !options.token) {
     throw new InvalidConfigError(
       'token',
@@ -120,6 +143,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   }
   const gates = { ...KNOWN_FEATURE_GATES, ...options.featureGates };
   const log = (options.logger ?? silentLogger).child({ component: 'apiserver' });
+  if (options.dataDir) ownerOnly(options.dataDir);
   const store = new ObjectStore({ historyWindow: options.historyWindow });
   let journal: FileJournal | undefined;
   if (options.dataDir) {
@@ -147,14 +171,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const registry = new Registry(store, options.resources ?? RESOURCES);
   registry.bootstrap();
 
+  const auth = serverAuth(options, store, options.dataDir, log);
   const certs = options.plainHttp ? undefined : servingCertificates(bindAddress, options.dataDir);
+  if (options.dataDir) ownerOnly(options.dataDir);
   const watches = new Set<ActiveWatch>();
   let address = '';
   const handler = createApiHandler({
     registry,
     store,
     log,
-    token: options.token,
+    token: auth.adminToken,
+    auth,
     serverAddress: () => address,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
     maxWatchBufferedBytes: options.maxWatchBufferedBytes ?? 16 * 1024 * 1024,
@@ -162,7 +189,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     watches,
   });
   const server: Server = certs
-    ? createHttpsServer({ cert: certs.certPem, key: certs.keyPem, ALPNProtocols: ['http/1.1'] }, handler)
+    ? createHttpsServer(
+        {
+          cert: certs.certPem,
+          key: certs.keyPem,
+          ALPNProtocols: ['http/1.1'],
+          // Ask for a client certificate; the x509 authenticator checks it chains to the CA.
+          ca: certs.caPem,
+          requestCert: true,
+          rejectUnauthorized: false,
+        },
+        handler,
+      )
     : createHttpServer(handler);
   // Every TCP socket, including ones still in their TLS handshake, so close() can end them all.
   const sockets = new Set<Socket>();
@@ -184,7 +222,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const host = bindAddress === '0.0.0.0' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress;
   address = `${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const url = `${certs ? 'https' : 'http'}://${address}`;
-  const kubeconfig = kubeconfigYaml({ url, caPem: certs?.caPem, token: options.token });
+  const kubeconfig = kubeconfigYaml({ url, caPem: certs?.caPem, token: auth.adminToken });
   log.info({ url }, 'listening');
 
   // Controllers kube-apiserver runs itself, over a loopback client as its own do.
@@ -214,7 +252,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   return {
     url,
     caPem: certs?.caPem ?? '',
-    token: options.token,
+    token: auth.adminToken,
+    authorizationModes: auth.modes,
+    clientCertificate: (user, groups = []) => {
+      if (!certs?.caKeyPem)
+        throw new InvalidConfigError(
+          'plainHttp',
+          'a plain HTTP server has no CA to sign client certificates',
+        );
+      return clientCertificate({ caPem: certs.caPem, caKeyPem: certs.caKeyPem }, user, groups);
+    },
     kubeconfig,
     writeKubeconfig: (path) => writeFile(path, kubeconfig, { mode: 0o600 }),
     close: () => {
