@@ -225,8 +225,8 @@ export const FAULT_PLANS = {
   stalls: { hang: 0.08, stall: 0.05, stallForever: 0.01, stallMs: [100, 1000] },
   throttling: { tooManyRequests: 0.3, unavailable: 0.1, retryAfterSeconds: 1 },
   garbled: { malformed: 0.03, split: 0.6, cut: 0.01 },
-  stalls6s: { stall: 0.003, stallMs: [6000, 6000] },
-  hangs: { stallForever: 0.002 },
+  stalls6s: { stall: 0.01, stallMs: [6000, 6000] },
+  hangs: { stallForever: 0.01 },
   hangsInList: { stallForever: 0.01, listFaultsPerItem: true, applies: isFirstRequest },
 } as const satisfies Record<string, FaultPlan>;
 
