@@ -287,6 +287,35 @@ describe('ScheduleOne', () => {
   );
 });
 
+describe('ScheduleOne with a PostFilter plugin', () => {
+  it('records the nomination PostFilter returns, patches nominatedNodeName and the preemption message', async () => {
+    const nominator = {
+      name: 'Nominator',
+      postFilter: async () => ({
+        result: { nominatingInfo: { nominatedNodeName: 'n1', mode: 'Override' as const } },
+        status: newStatus('Unschedulable', 'preemption: made room on n1'),
+      }),
+    };
+    const h = harness([node('n1', '1')], {
+      extra: { Nominator: () => nominator },
+      plugins: {
+        queueSort: [{ name: 'PrioritySort' }],
+        preFilter: [{ name: 'NodeResourcesFit' }],
+        filter: [{ name: 'NodeResourcesFit' }],
+        postFilter: [{ name: 'Nominator' }],
+        bind: [{ name: 'DefaultBinder' }],
+      },
+    });
+    await h.schedule(pod('p', '2'));
+    const message = '0/1 nodes are available: 1 Insufficient cpu. preemption: made room on n1';
+    expect(h.rec.events).toEqual([expect.objectContaining({ reason: 'FailedScheduling', message })]);
+    expect(h.rec.patches).toEqual([
+      { pod: 'p', condition: expect.objectContaining({ reason: 'Unschedulable', message }), nominated: 'n1' },
+    ]);
+    expect(h.queue.nominatedPodsForNode('n1').map((i) => i.pod.metadata.name)).toEqual(['p']);
+  });
+});
+
 describe('ScheduleOne with a Permit plugin that waits (virtual time)', () => {
   const waiter = { name: 'Waiter', permit: () => ({ status: newStatus('Wait'), timeoutMs: 5000 }) };
   const plugins: ResolvedProfile['plugins'] = {
