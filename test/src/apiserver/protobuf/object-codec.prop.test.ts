@@ -11,7 +11,7 @@ const KINDS = [
   { apiVersion: 'v1', kind: 'Status', message: 'meta/v1.Status' },
   { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', message: 'meta/v1.DeleteOptions' },
 ];
-const RUNS = 15;
+const RUNS = Number(process.env.PROTOBUF_PROP_RUNS ?? 25);
 
 describe('protobuf object codec', () => {
   it('knows every kind the embedded API server serves, and its List', () => {
