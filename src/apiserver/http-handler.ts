@@ -260,7 +260,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     const method = req.method ?? 'GET';
 
     // Authenticate and authorize first (401/403); health paths are open to anonymous requests.
-    const attrs = ctx.auth?.admit(req, url.pathname, q);
+    const attrs = await ctx.auth?.admit(req, url.pathname, q);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
       send(res, 200, 'ok', 'text/plain; charset=utf-8');
       return;
@@ -362,6 +362,11 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     if (t.bindings || subresource === 'binding') {
       if (method !== 'POST') throw methodNotAllowed(method, 'pods/binding');
       return send(res, 201, encoded(registry.bind(def, namespace!, name, parseJson(body))));
+    }
+    if (subresource && name !== undefined && method === 'POST') {
+      // Built-in POST subresources: serviceaccounts/NAME/token, pods/NAME/eviction.
+      const out = await registry.postSubresource(def, namespace!, name, subresource, parseJson(body));
+      if (out) return send(res, out.code, encoded(out.body));
     }
     if (subresource === 'scale') {
       if (method === 'GET')

@@ -47,10 +47,13 @@ function isPublicInfoPath(url: string): boolean {
  * when anonymous requests are allowed, as upstream does.
  * @returns the user, or undefined when the request must be refused with 401
  */
-export function authenticate(req: IncomingMessage, config: RequestAuthConfig): UserInfo | undefined {
+export async function authenticate(
+  req: IncomingMessage,
+  config: RequestAuthConfig,
+): Promise<UserInfo | undefined> {
   let invalid = false;
   for (const authenticator of config.authenticators) {
-    const found = authenticator(req);
+    const found = await authenticator(req);
     if (found === 'invalid') invalid = true;
     else if (found) return withAuthenticatedGroup(found);
   }
@@ -172,13 +175,13 @@ export function impersonate(req: IncomingMessage, user: UserInfo, authorize: Aut
  * @returns the request's attributes (with the user it runs as)
  * @throws ApiStatusError 401 `Unauthorized`, 400 for bad impersonation headers, or 403 Forbidden
  */
-export function admitRequest(
+export async function admitRequest(
   req: IncomingMessage,
   path: string,
   query: URLSearchParams,
   config: RequestAuthConfig,
-): RequestAttributes {
-  const authenticated = authenticate(req, config);
+): Promise<RequestAttributes> {
+  const authenticated = await authenticate(req, config);
   if (!authenticated) throw unauthorized();
   const user = impersonate(req, authenticated, config.authorize);
   const attrs = requestAttributes(req.method ?? 'GET', path, query, user);

@@ -54,7 +54,7 @@ export interface ServerAuth {
   authorize: Authorize;
   rbac: RbacSource;
   /** Authenticates and authorizes a request (401/403 as ApiStatusError). */
-  admit(req: IncomingMessage, path: string, query: URLSearchParams): RequestAttributes;
+  admit(req: IncomingMessage, path: string, query: URLSearchParams): Promise<RequestAttributes>;
   /** True when the admitted request is a review (answered by {@link ServerAuth.review}). */
   isReview(attrs: RequestAttributes): boolean;
   /** Answers a review; `body` is the parsed request body. */

@@ -9,7 +9,9 @@ export interface ServiceAccountClaims {
 }
 
 /** Verifies a token's signature and expiry; answers the account or undefined when it is not valid. */
-export type ServiceAccountTokenVerifier = (token: string) => ServiceAccountClaims | undefined;
+export type ServiceAccountTokenVerifier = (
+  token: string,
+) => ServiceAccountClaims | undefined | Promise<ServiceAccountClaims | undefined>;
 
 /** The user name of a service account, as upstream's serviceaccount.MakeUsername. */
 export function serviceAccountUsername(namespace: string, name: string): string {
@@ -32,14 +34,15 @@ function looksLikeJwt(token: string): boolean {
 
 /**
  * Authenticates bearer tokens that are service-account JWTs. A token that is not a JWT is left to
- * other authenticators; a JWT that fails verification is invalid.
+ * other authenticators; a JWT that fails verification authenticates nobody (401 unless another
+ * authenticator knows it).
  * @param verify the server's token verifier
  */
 export function serviceAccountAuthenticator(verify: ServiceAccountTokenVerifier): Authenticator {
-  return (req) => {
+  return async (req) => {
     const token = bearerToken(req);
     if (token === undefined || !looksLikeJwt(token)) return undefined;
-    const claims = verify(token);
+    const claims = await verify(token);
     return claims ? serviceAccountUser(claims) : undefined;
   };
 }

@@ -22,7 +22,9 @@ export const ADMIN_USER = 'kube-rx-admin';
  * One way of authenticating a request. Answers the user, `undefined` when the request carries no
  * credential of its kind, or `'invalid'` when it carries one that does not check out.
  */
-export type Authenticator = (req: IncomingMessage) => UserInfo | undefined | 'invalid';
+export type Authenticator = (
+  req: IncomingMessage,
+) => UserInfo | undefined | 'invalid' | Promise<UserInfo | undefined | 'invalid'>;
 
 /** The user with `system:authenticated` added, as upstream's authenticated-group decorator does. */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {

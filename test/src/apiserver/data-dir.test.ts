@@ -10,7 +10,7 @@ const SERVE = resolve(import.meta.dirname, 'fixtures/serve.ts');
 
 interface Child {
   proc: ChildProcess;
-  server: { url: string; caPem: string; token: undefined };
+  server: { url: string; caPem: string; token: string };
 }
 
 function startChild(dataDir: string): Promise<Child> {
@@ -31,7 +31,12 @@ function startChild(dataDir: string): Promise<Child> {
       const { url } = JSON.parse(out.slice(0, nl)) as { url: string };
       resolvePromise({
         proc,
-        server: { url, caPem: readFileSync(join(dataDir, 'ca.crt'), 'utf8'), token: undefined },
+        server: {
+          url,
+          caPem: readFileSync(join(dataDir, 'ca.crt'), 'utf8'),
+          // The admin token the server generated and keeps in the data dir, as its kubeconfig carries.
+          token: readFileSync(join(dataDir, 'admin.token'), 'utf8').trim(),
+        },
       });
     });
     proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${err}`)));
