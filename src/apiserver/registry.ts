@@ -20,6 +20,9 @@ import {
   unsupportedMediaType,
 } from './api-status.ts';
 import { bootstrapObjects } from './builtin/bootstrap-objects.ts';
+import { evictPod } from './builtin/eviction.ts';
+import { loadServiceAccountKeys, type ServiceAccountKeys } from './builtin/service-account-token.ts';
+import { createTokenRequest } from './builtin/token-request.ts';
 import { JsonPatchError, jsonPatch } from './json-patch.ts';
 import { isPlainObject, mergePatch } from './merge-patch.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
@@ -170,7 +173,12 @@ export class Registry {
   constructor(
     store: ObjectStore,
     table: readonly ResourceDef[],
-    options: { now?: () => number; random?: () => number; admission?: AdmissionChain } = {},
+    options: {
+      now?: () => number;
+      random?: () => number;
+      admission?: AdmissionChain;
+      serviceAccountKeys?: ServiceAccountKeys;
+    } = {},
   ) {
     this.store = store;
     this.table = table;
@@ -178,6 +186,61 @@ export class Registry {
     this.random = options.random ?? Math.random;
     this.admission = options.admission ?? defaultAdmissionChain();
     this.admissionStore = this.asAdmissionStore();
+    this.keys = options.serviceAccountKeys;
+  }
+
+  private keys: ServiceAccountKeys | undefined;
+
+  /** The key service account tokens are signed with: the one given, else one made in memory on first use. */
+  get serviceAccountKeys(): ServiceAccountKeys {
+    this.keys ??= loadServiceAccountKeys();
+    return this.keys;
+  }
+
+  /**
+   * POST to a built-in subresource other than binding: serviceaccounts/NAME/token and pods/NAME/eviction.
+   * @returns the status code and body, or undefined when the subresource is not one of them
+   */
+  async postSubresource(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    subresource: string,
+    body: unknown,
+  ): Promise<{ code: number; body: unknown } | undefined> {
+    if (def.group !== '') return undefined;
+    if (def.resource === 'serviceaccounts' && subresource === 'token') {
+      const sa = this.get(def, namespace, name).object;
+      const lookup = (kind: string, ns: string | undefined, n: string) =>
+        this.admissionStore.get(`${kind.toLowerCase()}s`, ns, n);
+      const out = await createTokenRequest(
+        this.serviceAccountKeys,
+        sa,
+        body,
+        lookup,
+        Math.floor(this.now() / 1000),
+      );
+      return { code: 201, body: out };
+    }
+    if (def.resource === 'pods' && subresource === 'eviction') {
+      const pdbs = this.table.find((x) => resourceId(x) === 'policy/poddisruptionbudgets');
+      const out = evictPod(
+        {
+          getPod: (ns, n) => this.get(def, ns, n).object,
+          listBudgets: (ns) => this.admissionStore.list('policy/poddisruptionbudgets', ns),
+          writeBudgetStatus: (ns, n, status) => {
+            if (pdbs) this.admissionStore.writeStatus('policy/poddisruptionbudgets', ns, n, status);
+          },
+          deletePod: (ns, n, options) => this.delete(def, ns, n, options as DeleteOptions),
+          now: () => this.timestamp(),
+        },
+        namespace,
+        name,
+        body,
+      );
+      return { code: 201, body: out };
+    }
+    return undefined;
   }
 
   /** The registry as admission plugins see it: reads, and writes made by the server itself. */

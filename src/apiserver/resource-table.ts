@@ -206,7 +206,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     singular: 'pod',
     kind: 'Pod',
     namespaced: true,
-    subresources: ['status', 'binding'],
+    subresources: ['status', 'binding', 'eviction'],
     shortNames: ['po'],
     categories: ['all'],
     nameRule: subdomain,

@@ -184,6 +184,7 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
     kind: 'ServiceAccount',
     namespaced: true,
     shortNames: ['sa'],
+    subresources: ['token'],
     columns: [col('Secrets', (o) => list(at(o, 'secrets')).length, 'integer')],
   }),
   row({

@@ -65,6 +65,24 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
     expect(out).toMatch(/^x\s+0\s+/m);
   });
 
+  it('creates a token for a service account, signed by the server and naming it', async () => {
+    await ok(['create', 'serviceaccount', 'robot']);
+    const token = (await ok(['create', 'token', 'robot', '--duration=20m'])).trim();
+    const [head, payload] = token.split('.');
+    expect(JSON.parse(Buffer.from(head!, 'base64url').toString('utf8')).alg).toBe('RS256');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+    const sa = JSON.parse(await ok(['get', 'sa', 'robot', '-o', 'json']));
+    expect(claims.sub).toBe('system:serviceaccount:default:robot');
+    expect(claims['kubernetes.io']).toEqual({
+      namespace: 'default',
+      serviceaccount: { name: 'robot', uid: sa.metadata.uid },
+    });
+    expect(claims.exp - claims.iat).toBe(1200);
+    expect(claims.aud).toEqual(['https://kubernetes.default.svc.cluster.local']);
+    const missing = await kubectl(['create', 'token', 'nobody']);
+    expect(missing.stderr).toContain('serviceaccounts "nobody" not found');
+  });
+
   it('gives every new namespace a default service account', async () => {
     await ok(['create', 'namespace', 'team-a']);
     expect(await ok(['get', 'sa', 'default', '-n', 'team-a', '-o', 'name'])).toBe('serviceaccount/default\n');
