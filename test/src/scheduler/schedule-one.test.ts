@@ -316,6 +316,45 @@ describe('ScheduleOne with a PostFilter plugin', () => {
   });
 });
 
+describe('ScheduleOne binding-cycle failures', () => {
+  it.each([
+    [
+      'PreBind returns an error',
+      { preBind: async () => newStatus('Error', 'volume not ready') },
+      'volume not ready',
+    ],
+    ['every binder skips', { bind: async () => newStatus('Skip') }, 'no bind plugin bound pod ns/p'],
+  ])('%s: unreserved, forgotten, SchedulerError, retried after backoff', async (_name, impl, text) => {
+    const unreserved: string[] = [];
+    const plugin = {
+      name: 'Step',
+      reserve: () => undefined,
+      unreserve: (_s: unknown, p: Pod) => unreserved.push(p.metadata.name!),
+      ...impl,
+    };
+    const h = harness([node('n1')], {
+      extra: { Step: () => plugin },
+      plugins: {
+        queueSort: [{ name: 'PrioritySort' }],
+        preFilter: [{ name: 'NodeResourcesFit' }],
+        filter: [{ name: 'NodeResourcesFit' }],
+        reserve: [{ name: 'Step' }],
+        ...('preBind' in impl
+          ? { preBind: [{ name: 'Step' }], bind: [{ name: 'DefaultBinder' }] }
+          : { bind: [{ name: 'Step' }] }),
+      },
+    });
+    await h.schedule(pod('p'));
+    expect(unreserved).toEqual(['p']);
+    expect(h.cache.podCount()).toBe(0);
+    expect(h.rec.binds).toEqual([]);
+    expect(h.rec.events[0]!.message).toContain(text);
+    expect(h.rec.patches[0]!.condition).toMatchObject({ reason: 'SchedulerError' });
+    expect(h.queue.getPod('p', 'ns')!.consecutiveErrorsCount).toBe(1);
+    expect(h.queue.whereIs('ns', 'p')).toBe('backoff');
+  });
+});
+
 describe('ScheduleOne with a Permit plugin that waits (virtual time)', () => {
   const waiter = { name: 'Waiter', permit: () => ({ status: newStatus('Wait'), timeoutMs: 5000 }) };
   const plugins: ResolvedProfile['plugins'] = {
