@@ -1,0 +1,98 @@
+// ServiceAccount admission: the default account per namespace, pods get it and its projected token volume (upstream's admission_test cases).
+import { describe, expect, it } from 'vitest';
+import { SERVICE_ACCOUNT_MOUNT_PATH } from '../../../../src/apiserver/admission/service-account.ts';
+import { pod, refusal, registryFixture } from './registry-fixture.ts';
+
+type PodSpec = {
+  serviceAccountName?: string;
+  volumes?: { name: string; projected?: { sources: object[] } }[];
+  containers: { volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[] }[];
+  initContainers?: { volumeMounts?: { name: string; mountPath: string }[] }[];
+};
+
+const specOf = (o: { spec?: unknown }) => o.spec as PodSpec;
+
+describe('ServiceAccount admission', () => {
+  it('creates a default service account in every namespace, system ones included', () => {
+    const { create, get } = registryFixture();
+    create('namespaces', undefined, { metadata: { name: 'team' } });
+    for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease', 'team'])
+      expect(get('serviceaccounts', ns, 'default').metadata?.name).toBe('default');
+  });
+
+  it('gives a pod the default account and mounts its token, CA and namespace in every container', () => {
+    const { create } = registryFixture();
+    const created = create(
+      'pods',
+      'default',
+      pod('p', { a: {}, b: {} }, { initContainers: [{ name: 'i', image: 'busybox' }] }),
+    );
+    const spec = specOf(created);
+    expect(spec.serviceAccountName).toBe('default');
+    const volume = spec.volumes!.find((v) => v.name.startsWith('kube-api-access-'))!;
+    expect(volume.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(volume.projected!.sources).toHaveLength(3);
+    for (const c of [...spec.containers, ...spec.initContainers!])
+      expect(c.volumeMounts).toEqual([
+        { name: volume.name, readOnly: true, mountPath: SERVICE_ACCOUNT_MOUNT_PATH },
+      ]);
+  });
+
+  it.each([
+    ['the pod opts out', { automountServiceAccountToken: false }, undefined, false],
+    ['the account opts out', {}, false, false],
+    ['the pod opts in over the account', { automountServiceAccountToken: true }, false, true],
+    ['neither says', {}, undefined, true],
+  ])('token volume when %s', (_name, podSpec, accountAutomount, mounted) => {
+    const { create } = registryFixture();
+    create('serviceaccounts', 'default', {
+      metadata: { name: 'robot' },
+      ...(accountAutomount === undefined ? {} : { automountServiceAccountToken: accountAutomount }),
+    });
+    const created = create(
+      'pods',
+      'default',
+      pod('p', { c: {} }, { serviceAccountName: 'robot', ...podSpec }),
+    );
+    const spec = specOf(created);
+    expect((spec.volumes ?? []).some((v) => v.name.startsWith('kube-api-access-'))).toBe(mounted);
+    expect(spec.serviceAccountName).toBe('robot');
+  });
+
+  it('adds nothing when a container already mounts something at the token path', () => {
+    const { create } = registryFixture();
+    const created = create('pods', 'default', {
+      ...pod('p'),
+      spec: {
+        volumes: [{ name: 'mine', emptyDir: {} }],
+        containers: [
+          {
+            name: 'c',
+            image: 'nginx',
+            volumeMounts: [{ name: 'mine', mountPath: SERVICE_ACCOUNT_MOUNT_PATH }],
+          },
+        ],
+      },
+    });
+    expect(specOf(created).volumes).toEqual([{ name: 'mine', emptyDir: {} }]);
+  });
+
+  it('refuses a pod naming an account that does not exist', () => {
+    const { create } = registryFixture();
+    expect(
+      refusal(() => create('pods', 'default', pod('p', { c: {} }, { serviceAccountName: 'ghost' }))),
+    ).toEqual({
+      code: 403,
+      message:
+        'pods "p" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found',
+    });
+  });
+
+  it('leaves mirror pods alone', () => {
+    const { create } = registryFixture();
+    const mirror = pod('m');
+    mirror.metadata!.annotations = { 'kubernetes.io/config.mirror': 'abc' };
+    const created = create('pods', 'default', mirror);
+    expect(specOf(created).volumes).toBeUndefined();
+  });
+});
