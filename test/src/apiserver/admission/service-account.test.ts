@@ -10,7 +10,7 @@ type PodSpec = {
   initContainers?: { volumeMounts?: { name: string; mountPath: string }[] }[];
 };
 
-const specOf = (o: { spec?: unknown }) => o.spec as PodSpec;
+const specOf = (o: object) => (o as { spec?: unknown }).spec as PodSpec;
 
 describe('ServiceAccount admission', () => {
   it('creates a default service account in every namespace, system ones included', () => {
