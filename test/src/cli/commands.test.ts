@@ -14,12 +14,14 @@ import { PODS } from '../../../streams/resources.ts';
 const root = resolve(import.meta.dirname, '../../..');
 
 describe('kube-rx CLI', () => {
-  it('registers up, apiserver, pod-config and leader-elect', () => {
+  it('registers up, apiserver, pod-config, leader-elect, kubelet and scheduler', () => {
     expect(buildProgram().commands.map((c) => c.name())).toEqual([
       'up',
       'apiserver',
       'pod-config',
       'leader-elect',
+      'kubelet',
+      'scheduler',
     ]);
   });
 
