@@ -7,7 +7,8 @@
 // - kube-rx: `import ... from 'kube-rx'` (src/index.ts), kubeApiClient() and sharedInformer()
 // - kube-rx (informers only): the same informer imported from its own modules (what a light entry loads)
 // `RSS at sync` is taken when the informer has synced (its list answered, its watch open); `RSS idle` after
-// two forced collections and a second of idling. BENCH_FOOTPRINT_CLIENTS=kube-rx,baseline runs only some.
+// BENCH_IDLE_MS of idling (default 12 000: kube-rx's kubeconfig host lingers 10 s after its last user left)
+// and two forced collections. BENCH_FOOTPRINT_CLIENTS=kube-rx,baseline runs only some.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ const mb = (bytes: number) => bytes / (1024 * 1024);
 
 async function measure(): Promise<Omit<Sample, 'rssAtSyncMb'>> {
   const gc = (globalThis as { gc?: () => void }).gc;
+  await new Promise((r) => setTimeout(r, Number(process.env.BENCH_IDLE_MS ?? 12_000)));
   gc?.();
   gc?.();
   await new Promise((r) => setTimeout(r, 1000));

@@ -49,6 +49,9 @@ export interface KubeConnectionOptions {
  */
 const HOST_TIMEOUT_MS = 300_000;
 
+/** How long the host stays after the last connection left it keeping its options (see `loadKubeConnection`). */
+const HOST_LINGER_MS = 10_000;
+
 /** The host's file next to this one: TypeScript in a checkout, JavaScript once built. */
 const HOST_URL = new URL(
   `./kube-config-host${new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js'}`,
@@ -112,6 +115,7 @@ class KubeConfigHost {
   readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   #nextId = 1;
   #ended = false;
+  #linger: NodeJS.Timeout | undefined;
 
   private constructor() {
     const sync = new MessageChannel();
@@ -141,6 +145,7 @@ class KubeConfigHost {
 
   /** Loads a kubeconfig in the host; returns its id there and what it describes. */
   load(source: PortableKubeConfigSource): { id: number; description: KubeConfigDescription } {
+    clearTimeout(this.#linger);
     const id = this.#nextId++;
     const request: LoadRequest = { op: 'load', id, source, env: { ...process.env } };
     Atomics.store(this.#flag, 0, 0);
@@ -175,19 +180,30 @@ class KubeConfigHost {
   }
 
   /** Forgets the kubeconfig `id`; the host ends with the last one. */
-  drop(id: number): void {
+  drop(id: number, linger = false): void {
     if (!this.#loaded.delete(id)) return;
-    if (this.#loaded.size > 0) {
+    if (this.#loaded.size > 0 || linger) {
       const message: AsyncRequest = { op: 'drop', id };
       this.#async.postMessage(message);
-    } else {
-      this.#end();
     }
+    if (this.#loaded.size > 0) return;
+    if (!linger) {
+      this.#end();
+      return;
+    }
+    // Left by a connection that keeps its options: stay a while for the next connection of a process
+    // that makes several in a row (starting a host costs a thread and client-node's import), then end.
+    clearTimeout(this.#linger);
+    this.#linger = setTimeout(() => {
+      if (this.#loaded.size === 0) this.#end();
+    }, HOST_LINGER_MS);
+    this.#linger.unref();
   }
 
   #end(cause?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
+    clearTimeout(this.#linger);
     if (KubeConfigHost.#current === this) KubeConfigHost.#current = undefined;
     for (const { reject } of this.#pending.values()) {
       reject(new KubeRxError('KUBE_RX_KUBECONFIG_HOST', 'the kubeconfig host has ended', { cause }));
@@ -238,8 +254,8 @@ async function proxyAgent(server: string, proxyUrl: string, tls: https.RequestOp
  * that its generated API (~35 MB) stays out of this thread's heap; a `{ from: 'kubeConfig' }` source is
  * asked in this thread, where the caller loaded it. `close()` ends the host with the last connection.
  * Static credentials (inline token, certificate data or basic auth, inline CA; no file, exec plugin or
- * auth provider) are resolved once and kept, and the connection leaves the host at once, so a process
- * whose connections all have them does not keep the thread (and its memory) once the first request is out.
+ * auth provider) are resolved once and kept, and the connection leaves the host, so a process whose
+ * connections all have them does not keep the thread (and its memory): it ends 10 s after the last left.
  *
  * @example
  * const connection = loadKubeConnection({ from: 'file', path: '/etc/kubernetes/admin.conf' });
@@ -259,6 +275,7 @@ export function loadKubeConnection(
   /** Resolved once for good: static credentials loaded in the host, which is then left. */
   let permanent = false;
   let fromHost = false;
+  let leave = () => {};
   if (source.from === 'kubeConfig') {
     const local = inThread(loadKubeConfig(source, source.kubeConfig.constructor as KubeConfigClass));
     description = local.description;
@@ -276,6 +293,7 @@ export function loadKubeConnection(
       return host.options(loaded.id);
     };
     release = () => host.drop(loaded.id);
+    leave = () => host.drop(loaded.id, true);
     fromHost = true;
   }
   const { server, proxyUrl } = description;
@@ -292,7 +310,7 @@ export function loadKubeConnection(
       // Nothing in them can change: keep them and leave the host, whose thread (client-node and its
       // generated API, ~60 MB of RSS) ends with its last kubeconfig.
       permanent = true;
-      release();
+      leave();
     }
     if (proxyUrl) agent ??= proxyAgent(server, proxyUrl, opts);
     opts.agent = (await agent) as https.Agent;
