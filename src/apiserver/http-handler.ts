@@ -28,6 +28,7 @@ import { openApiV3For, openApiV3Root } from './openapi.ts';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
 import { encodeList, encodeObject, hasProtobufForm } from './protobuf/object-codec.ts';
 import { protobufBodyAsJson } from './protobuf/protobuf-request-body.ts';
+import { ensureUpgradeListener, isPodProxySubresource, proxyPodSubresource } from './proxy/pod-proxy.ts';
 import { type DeleteOptions, type ListQuery, PATCH_TYPES, type Registry } from './registry.ts';
 import { apiVersionOf, findResource, type ResourceDef } from './resource-table.ts';
 import { bothSelectors, fieldSelector, labelSelector } from './selectors.ts';
@@ -313,6 +314,15 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       }
       return send(res, 200, apiResourceList(table, group, version));
     }
+    if (
+      rest[0] === 'namespaces' &&
+      rest[2] === 'pods' &&
+      rest.length === 5 &&
+      isPodProxySubresource(group, 'pods', rest[4])
+    ) {
+      const proxied = { registry, namespace: rest[1]!, name: rest[3]!, subresource: rest[4], query: q };
+      return proxyPodSubresource(req, res, proxied); // pods/log and pods/exec: the kubelet answers
+    }
     const target = resolveTarget(table, rest, group, version);
     if (!target)
       throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
@@ -562,7 +572,8 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     if (!done) ctx.watches.add(active);
   };
 
-  return (req, res) => {
+  const served = (req: IncomingMessage, res: ServerResponse): void => {
+    ensureUpgradeListener(req, served); // WebSocket pods/exec arrives as an upgrade
     const started = Date.now();
     handle(req, res)
       .catch((error: unknown) => {
@@ -593,4 +604,5 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
         );
       });
   };
+  return served;
 }

@@ -35,6 +35,11 @@ import { kubeRuntimeManager } from './kuberuntime/kuberuntime-manager.ts';
 import { mirrorPodClient } from './mirror-pods.ts';
 import { prober } from './prober/prober.ts';
 import { type ProberManager, proberManager } from './prober/prober-manager.ts';
+import {
+  type KubeletServer,
+  type KubeletServerOptions,
+  startKubeletServer,
+} from './server/start-kubelet-server.ts';
 import { type StatusManager, statusManager } from './status/status-manager.ts';
 import { syncLoop } from './sync-loop.ts';
 import { podVolumes } from './volumes/pod-volumes.ts';
@@ -61,6 +66,8 @@ export interface KubeletOptions {
   probes?: boolean;
   /** Close the runtime on stop (default true): every process it started is gone afterwards. */
   closeRuntime?: boolean;
+  /** The kubelet's HTTPS server (logs, exec, /pods, metrics); not started when absent. */
+  server?: KubeletServerOptions;
   scheduler?: SchedulerLike;
   logger?: Logger;
 }
@@ -70,6 +77,8 @@ export interface Kubelet {
   readonly nodeName: string;
   readonly podWorkers: PodWorkers;
   readonly statusManager: StatusManager;
+  /** The kubelet's server, when `server` was given. */
+  readonly server?: KubeletServer;
   /** Stops the loop, the workers, the prober and the status sync, then closes the runtime. */
   stop(): Promise<void>;
 }
@@ -487,13 +496,19 @@ export function startKubelet(options: KubeletOptions): Kubelet {
   void refreshNode();
   logger.info({ runtime: `${runtime.name}://${runtime.version}`, rootDir, podLogsDir }, 'kubelet started');
 
+  const server = options.server
+    ? startKubeletServer({ ...options.server, runtime, pods: () => podManager.getPods(), logger })
+    : undefined;
+
   let stopping: Promise<void> | undefined;
   return {
     nodeName,
     podWorkers: workers,
     statusManager: status,
+    ...(server ? { server } : {}),
     stop() {
       stopping ??= (async () => {
+        await server?.close();
         subscription.unsubscribe();
         workers.close();
         probeManager?.stop();

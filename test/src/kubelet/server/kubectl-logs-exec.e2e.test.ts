@@ -1,0 +1,292 @@
+// kubectl logs and kubectl exec end to end: real kubectl → embedded API server → pods/log and pods/exec proxy → kubelet server → process runtime.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { firstValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import type { Pod as ConfigPod } from '../../../../operators/pod-config/types.ts';
+import { type Kubelet, startKubelet } from '../../../../src/kubelet/kubelet.ts';
+import { kubeletPodConfig } from '../../../../src/kubelet/kubelet-pod-config.ts';
+import { listerWatcher } from '../../../../streams/api-client.ts';
+import { NODES, PODS } from '../../../../streams/resources.ts';
+import { processRuntime } from '../../../../streams/runtimes/process/process-runtime.ts';
+import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
+import { shellPod, waitForPod } from '../kubelet-fixture.ts';
+
+const NODE = 'node-kubectl-streams';
+const cluster = useEmbeddedCluster({ port: 0 });
+let kubelet: Kubelet;
+let kubeletPort: number;
+let dir: string;
+let kubeconfig: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kube-rx-kubelet-server-'));
+  kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, cluster.server.kubeconfig);
+  const runtime = processRuntime({ namespaces: 'none', closeGraceSeconds: 1, hostIP: '127.0.0.1' });
+  const podConfig = kubeletPodConfig({
+    nodeName: NODE,
+    apiserver: { listerWatcher: listerWatcher<ConfigPod>(cluster.api, PODS) },
+  });
+  kubelet = startKubelet({
+    nodeName: NODE,
+    client: cluster.api,
+    runtime,
+    podConfig,
+    rootDir: join(dir, 'root'),
+    nodeIP: '127.0.0.1',
+    server: { port: 0, address: '127.0.0.1' },
+  });
+  kubeletPort = await kubelet.server!.ready;
+  await firstValueFrom(
+    cluster.api.create(NODES, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: NODE },
+      status: {
+        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+        allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+        addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } },
+      },
+    }),
+  );
+}, 30_000);
+afterAll(async () => {
+  await kubelet?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function kubectl(args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+/** Runs kubectl until `check` holds for its output (logs can lag the pod's Running status). */
+async function kubectlUntil(args: string[], check: (r: Run) => boolean, ms = 10_000): Promise<Run> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const run = await kubectl(args);
+    if (check(run) || Date.now() > deadline) return run;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const create = (pod: Pod) => firstValueFrom(cluster.api.create<Pod>(PODS, pod, { namespace: 'default' }));
+const running = (pod: Pod | undefined) => pod?.status?.phase === 'Running';
+
+function httpsGet(path: string): Promise<{ code: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port: kubeletPort, path, rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => {
+        body += d.toString();
+      });
+      res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+describe('kubectl logs through the kubelet server', () => {
+  beforeAll(async () => {
+    await create(shellPod('talker', NODE, 'echo one; echo two; echo three; sleep 1000'));
+    await waitForPod(cluster.api, 'talker', running, 'Running');
+  }, 30_000);
+
+  it('shows the pod output', async () => {
+    const run = await kubectlUntil(['logs', 'talker'], (r) => r.stdout.includes('three'));
+    expect(run).toMatchObject({ code: 0, stdout: 'one\ntwo\nthree\n' });
+  });
+
+  it('--tail 1 shows the last line only', async () => {
+    const run = await kubectlUntil(['logs', 'talker', '--tail', '1'], (r) => r.stdout === 'three\n');
+    expect(run).toMatchObject({ code: 0, stdout: 'three\n' });
+  });
+
+  it('--timestamps prefixes each line with its RFC3339Nano time', async () => {
+    const run = await kubectl(['logs', 'talker', '--timestamps', '--tail', '1']);
+    expect(run.stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z three\n$/);
+  });
+
+  it('--limit-bytes cuts the output', async () => {
+    const run = await kubectl(['logs', 'talker', '--limit-bytes', '5']);
+    expect(run.stdout).toBe('one\nt');
+  });
+
+  it('-c picks a container; without it a two-container pod is refused naming the containers', async () => {
+    await create({
+      ...shellPod('pair', NODE, 'echo from-a; sleep 1000'),
+      spec: {
+        nodeName: NODE,
+        restartPolicy: 'Never',
+        containers: [
+          { name: 'a', image: 'busybox', command: ['sh', '-c', 'echo from-a; sleep 1000'] },
+          { name: 'b', image: 'busybox', command: ['sh', '-c', 'echo from-b; sleep 1000'] },
+        ],
+      },
+    });
+    await waitForPod(cluster.api, 'pair', running, 'Running');
+    const b = await kubectlUntil(['logs', 'pair', '-c', 'b'], (r) => r.stdout.includes('from-b'));
+    expect(b).toMatchObject({ code: 0, stdout: 'from-b\n' });
+    const wrong = await kubectl(['logs', 'pair', '-c', 'nope']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('container nope is not valid for pod pair');
+  });
+
+  it('--previous shows the terminated instance after a restart', async () => {
+    const marker = join(dir, 'restarted-once');
+    const script = `if [ -f ${marker} ]; then echo second; sleep 1000; else touch ${marker}; echo first; exit 1; fi`;
+    await create(shellPod('restarter', NODE, script, { restartPolicy: 'Always' }));
+    await waitForPod(
+      cluster.api,
+      'restarter',
+      (p) => running(p) && (p?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
+      'Running after a restart',
+      30_000,
+    );
+    const previous = await kubectlUntil(['logs', 'restarter', '--previous'], (r) => r.stdout === 'first\n');
+    expect(previous).toMatchObject({ code: 0, stdout: 'first\n' });
+    const current = await kubectlUntil(['logs', 'restarter'], (r) => r.stdout === 'second\n');
+    expect(current).toMatchObject({ code: 0, stdout: 'second\n' });
+  }, 40_000);
+
+  it('--previous without a terminated instance is a BadRequest naming the container', async () => {
+    const run = await kubectl(['logs', 'talker', '--previous']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('previous terminated container "main" in pod "talker" not found');
+  });
+
+  it('-f sees a line written after it started', async () => {
+    const go = join(dir, 'go');
+    await create(
+      shellPod(
+        'follower',
+        NODE,
+        `echo before; while [ ! -f ${go} ]; do sleep 0.1; done; echo after; sleep 1000`,
+      ),
+    );
+    await waitForPod(cluster.api, 'follower', running, 'Running');
+    await kubectlUntil(['logs', 'follower'], (r) => r.stdout.includes('before'));
+    const child: ChildProcess = spawn('kubectl', ['--kubeconfig', kubeconfig, 'logs', '-f', 'follower'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const waiters = new Set<() => void>();
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      for (const check of waiters) check();
+    });
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`kubectl logs -f did not print ${text}: ${out}`)),
+          10_000,
+        );
+        const check = () => {
+          if (!out.includes(text)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
+    try {
+      await seen('before');
+      await writeFile(go, '');
+      await seen('after');
+      expect(out).toBe('before\nafter\n');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 30_000);
+});
+
+describe('kubectl exec through the kubelet server (WebSocket v5.channel.k8s.io)', () => {
+  beforeAll(async () => {
+    await create(shellPod('shell', NODE, 'sleep 1000'));
+    await waitForPod(cluster.api, 'shell', running, 'Running');
+  }, 30_000);
+
+  it('kubectl exec POD -- echo hi prints hi', async () => {
+    const run = await kubectl(['exec', 'shell', '--', 'echo', 'hi']);
+    expect(run).toMatchObject({ code: 0, stdout: 'hi\n' });
+  });
+
+  it("kubectl exec POD -- sh -c 'exit 3' exits 3", async () => {
+    const run = await kubectl(['exec', 'shell', '--', 'sh', '-c', 'exit 3']);
+    expect(run.code).toBe(3);
+  });
+
+  it('stderr comes back on its own stream', async () => {
+    const run = await kubectl(['exec', 'shell', '--', 'sh', '-c', 'echo out; echo err >&2']);
+    expect(run).toMatchObject({ code: 0, stdout: 'out\n', stderr: 'err\n' });
+  });
+
+  it('kubectl exec -i passes piped stdin and its end', async () => {
+    const run = await kubectl(['exec', '-i', 'shell', '--', 'sh', '-c', 'cat; echo done'], 'piped\nlines\n');
+    expect(run).toMatchObject({ code: 0, stdout: 'piped\nlines\ndone\n' });
+  });
+
+  it('an unknown container is refused', async () => {
+    const run = await kubectl(['exec', 'shell', '-c', 'nope', '--', 'true']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('container nope is not valid for pod shell');
+  });
+});
+
+describe('the kubelet server directly', () => {
+  it('/healthz answers ok', async () => {
+    expect(await httpsGet('/healthz')).toEqual({ code: 200, body: 'ok' });
+  });
+
+  it('/pods lists the pods the kubelet runs as a PodList', async () => {
+    const { code, body } = await httpsGet('/pods');
+    expect(code).toBe(200);
+    const list = JSON.parse(body) as { kind: string; items: Pod[] };
+    expect(list.kind).toBe('PodList');
+    expect(list.items.map((p) => p.metadata.name)).toContain('talker');
+  });
+
+  it('/metrics/resource reports the running containers with upstream names', async () => {
+    const { code, body } = await httpsGet('/metrics/resource');
+    expect(code).toBe(200);
+    expect(body).toMatch(
+      /^container_cpu_usage_seconds_total\{container="main",namespace="default",pod="talker"\} [\d.e+-]+ \d+$/m,
+    );
+    expect(body).toMatch(
+      /^container_memory_working_set_bytes\{container="main",namespace="default",pod="talker"\} \d+ \d+$/m,
+    );
+    expect(body).toMatch(/^pod_memory_working_set_bytes\{namespace="default",pod="talker"\} \d+ \d+$/m);
+    expect(body).toMatch(/^node_cpu_usage_seconds_total [\d.e+-]+ \d+$/m);
+  });
+
+  it('/containerLogs rejects a bad query naming the field', async () => {
+    const { code, body } = await httpsGet('/containerLogs/default/talker/main?tailLines=-1');
+    expect(code).toBe(400);
+    expect(body).toContain('tailLines');
+  });
+});
