@@ -441,8 +441,9 @@ export function listWatch<T extends KubeObject = KubeObject>(
           };
           armInactivity(gen);
           const stream = command.options.sendInitialEvents
-            ? (streaming = { startedAt, events: 0, lastAt: startedAt })
+            ? { startedAt, events: 0, lastAt: startedAt }
             : undefined;
+          streaming = stream;
           // A watch that ends before subscribe() returns counts as very short even with events, so that a
           // source replaying the same events synchronously cannot spin the loop without a backoff.
           let opening = true;

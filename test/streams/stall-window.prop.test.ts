@@ -35,8 +35,10 @@ describe('stallWindow properties', () => {
           let at = 0;
           w.watchStarted(at);
           for (const s of steps) {
-            if (s.type === 'arrive') w.arrived((at += s.gap), s.bookmark);
-            else if (s.type === 'watch') w.watchStarted(at);
+            if (s.type === 'arrive') {
+              at += s.gap;
+              w.arrived(at, s.bookmark);
+            } else if (s.type === 'watch') w.watchStarted(at);
             else if (s.type === 'stalled') w.stalled();
             else w.initialEventsEnded();
             const window = w.window();
@@ -58,13 +60,18 @@ describe('stallWindow properties', () => {
           const w = stallWindow({ floorMs: 1000, ceilingMs: 25_000 });
           let at = 0;
           w.watchStarted(at);
-          w.arrived((at += every), true);
-          for (const gap of burst) w.arrived((at += Math.min(gap, every - 1)), false); // events in between
+          at += every;
+          w.arrived(at, true);
+          for (const gap of burst) {
+            at += Math.min(gap, every - 1); // events in between
+            w.arrived(at, false);
+          }
           w.stalled(); // the flow ended and was taken for a stall: the next watch is quiet
           w.watchStarted(at);
           for (let i = 0; i < bookmarks; i++) {
             expect(w.window()).toBeGreaterThanOrEqual(every);
-            w.arrived((at += every), true);
+            at += every;
+            w.arrived(at, true);
           }
           expect(w.window()).toBeGreaterThanOrEqual(every);
         },
