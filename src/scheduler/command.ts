@@ -13,6 +13,7 @@ import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts'
 import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
 import { goDurationFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
+import { healthzAdaptor } from '../leader-election/healthz-adaptor.ts';
 import { createLogger } from '../logging/logger.ts';
 import { parseSchedulerConfig } from './config/load-config.ts';
 import type { KubeSchedulerConfiguration } from './config/types.ts';
@@ -226,6 +227,8 @@ export function schedulerCommand(deps: SchedulerCommandDeps = {}): Command {
       const metrics = new MetricsRegistry();
       collectDefaultMetrics({ register: metrics });
       let ready = false;
+      // kube-scheduler's leader election watchdog: /healthz fails when leadership is not renewed in time
+      const leaderHealth = healthzAdaptor(20_000);
       let serving: Awaited<ReturnType<typeof startSecureServing>> | undefined;
       if (flags.securePort !== 0) {
         serving = await startSecureServing({
@@ -233,6 +236,7 @@ export function schedulerCommand(deps: SchedulerCommandDeps = {}): Command {
           bindAddress: flags.bindAddress,
           alwaysAllowPaths: flags.authorizationAlwaysAllowPaths.split(',').filter(Boolean),
           readyChecks: () => ({ ping: true, 'sched-handler-sync': ready }),
+          healthChecks: () => ({ leaderElection: leaderHealth.check() }),
           metrics,
         });
         cleanup.push(() => serving!.close());
@@ -242,6 +246,7 @@ export function schedulerCommand(deps: SchedulerCommandDeps = {}): Command {
         config,
         ...(deps.outOfTreeRegistry ? { outOfTreeRegistry: deps.outOfTreeRegistry } : {}),
         metricsRegistry: metrics,
+        healthz: leaderHealth,
         signal,
         logger,
       });

@@ -17,6 +17,11 @@ export interface SecureServingOptions {
   alwaysAllowPaths?: readonly string[];
   /** Named readiness checks (e.g. `sched-handler-sync`); /readyz is 200 when all pass. */
   readyChecks?: () => Readonly<Record<string, boolean>>;
+  /**
+   * Named health checks for /healthz and /livez (e.g. `leaderElection` from a HealthzAdaptor): an Error
+   * fails the check. Both answer `ok` when all pass, else 500 listing them as upstream's healthz does.
+   */
+  healthChecks?: () => Readonly<Record<string, Error | undefined>>;
   metrics: Registry;
 }
 
@@ -57,7 +62,17 @@ export async function startSecureServing(options: SecureServingOptions): Promise
       return;
     }
     if (path === '/healthz' || path === '/livez') {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const checks = Object.entries(options.healthChecks?.() ?? {});
+      if (checks.every(([, error]) => error === undefined)) {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        return;
+      }
+      const lines = [
+        '[+]ping ok',
+        ...checks.map(([name, error]) => (error ? `[-]${name} failed: reason withheld` : `[+]${name} ok`)),
+        `${path.slice(1)} check failed`,
+      ];
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`${lines.join('\n')}\n`);
       return;
     }
     if (path === '/readyz') {

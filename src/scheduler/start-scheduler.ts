@@ -9,6 +9,7 @@ import type { ApiClient } from '../../streams/api-client.ts';
 import { leaseClient } from '../../streams/lease-client.ts';
 import type { InformerFactory } from '../informers/informer-factory.ts';
 import { parseGoDuration } from '../kubelet/go-duration.ts';
+import type { HealthzAdaptor } from '../leader-election/healthz-adaptor.ts';
 import { leaderElection } from '../leader-election/leader-election.ts';
 import type { KubeSchedulerConfiguration } from './config/types.ts';
 import { newScheduler, type Scheduler } from './scheduler.ts';
@@ -25,6 +26,8 @@ export interface StartSchedulerOptions {
   identity?: string;
   /** Abort to give up waiting for the caches. */
   signal?: AbortSignal;
+  /** Attached to the leader election campaign, for /healthz (kube-scheduler uses a 20 s timeout). */
+  healthz?: HealthzAdaptor;
   logger?: Logger;
 }
 
@@ -86,6 +89,7 @@ export async function startScheduler(options: StartSchedulerOptions): Promise<Ru
       renewDeadline: parseGoDuration('leaderElection.renewDeadline', le.renewDeadline ?? '10s'),
       retryPeriod: parseGoDuration('leaderElection.retryPeriod', le.retryPeriod ?? '2s'),
       signal: stopElection.signal,
+      ...(options.healthz ? { healthz: options.healthz } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     })
       .pipe(
