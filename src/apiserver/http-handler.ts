@@ -270,8 +270,12 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       throw unauthorized();
     if (path === '/version') return send(res, 200, SERVER_VERSION);
     if (attrs && ctx.auth?.isReview(attrs)) {
-      const body = parseJson((await readBody(req)).toString('utf8'));
-      return send(res, 201, ctx.auth.review(attrs, method, body));
+      const body = await readBody(req);
+      return send(
+        res,
+        201,
+        ctx.auth.review(attrs, method, body, req.headers['content-type'], req.headers.accept),
+      );
     }
     if (path === '/api' || path === '/apis') {
       const form = negotiate(req.headers.accept, true);

@@ -10,6 +10,7 @@ import { type Logger, silentLogger } from '../../operators/logger.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { coordinatedElectionController } from '../leader-election/coordinated-election-controller.ts';
 import { type AuthOptions, serverAuth } from './auth/server-auth.ts';
+import { storedServiceAccountVerifier } from './auth/stored-service-account-verifier.ts';
 import { clientCertificate, servingCertificates } from './certificates.ts';
 import { FileJournal } from './file-journal.ts';
 import { createApiHandler } from './http-handler.ts';
@@ -171,7 +172,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const registry = new Registry(store, options.resources ?? RESOURCES);
   registry.bootstrap();
 
-  const auth = serverAuth(options, store, options.dataDir, log);
+  const auth = serverAuth(
+    {
+      ...options,
+      verifyServiceAccountToken:
+        options.verifyServiceAccountToken ??
+        storedServiceAccountVerifier(() => registry.serviceAccountKeys, store),
+    },
+    store,
+    options.dataDir,
+    log,
+  );
   const certs = options.plainHttp ? undefined : servingCertificates(bindAddress, options.dataDir);
   if (options.dataDir) ownerOnly(options.dataDir);
   const watches = new Set<ActiveWatch>();

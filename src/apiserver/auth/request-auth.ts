@@ -87,7 +87,11 @@ export function forbiddenError(attrs: RequestAttributes, reason = ''): ApiStatus
   }
   if (reason) message += `: ${reason}`;
   return attrs.resourceRequest
-    ? forbidden(message, { name: attrs.name, group: attrs.apiGroup }, attrs.resource)
+    ? forbidden(
+        message,
+        { name: attrs.name || undefined, group: attrs.apiGroup || undefined },
+        attrs.resource,
+      )
     : forbidden(message);
 }
 

@@ -5,8 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import type { Logger } from '../../../operators/logger.ts';
+import { badRequest } from '../api-status.ts';
 import type { ObjectStore } from '../object-store.ts';
-import { REVIEW_RESOURCES, serveAccessReview } from './access-review.ts';
+import { PROTOBUF_CONTENT_TYPE } from '../protobuf/content-types.ts';
+import { decodeObject, encodeObject } from '../protobuf/object-codec.ts';
+import { AUTHORIZATION_GROUP_VERSION, REVIEW_RESOURCES, serveAccessReview } from './access-review.ts';
 import {
   type AuthorizationMode,
   type Authorize,
@@ -57,11 +60,35 @@ export interface ServerAuth {
   admit(req: IncomingMessage, path: string, query: URLSearchParams): Promise<RequestAttributes>;
   /** True when the admitted request is a review (answered by {@link ServerAuth.review}). */
   isReview(attrs: RequestAttributes): boolean;
-  /** Answers a review; `body` is the parsed request body. */
-  review(attrs: RequestAttributes, method: string, body: unknown): unknown;
+  /**
+   * Answers a review from its raw body (JSON or protobuf, by `contentType`); the answer is
+   * protobuf bytes when `accept` prefers protobuf, else a JSON object.
+   */
+  review(
+    attrs: RequestAttributes,
+    method: string,
+    body: Buffer,
+    contentType?: string,
+    accept?: string,
+  ): unknown;
 }
 
 const ADMIN_TOKEN_FILE = 'admin.token';
+
+/** A review's body: JSON, or protobuf as kubectl sends it. */
+function parseReviewBody(body: Buffer, contentType: string | undefined, kind: string): unknown {
+  if (body.length === 0) return undefined;
+  const type = (contentType ?? '').split(';')[0]!.trim();
+  try {
+    if (type === PROTOBUF_CONTENT_TYPE)
+      return decodeObject(body, { apiVersion: AUTHORIZATION_GROUP_VERSION, kind });
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw badRequest(
+      `the body of the request could not be decoded: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
 
 /** The admin token: given, kept in the data dir, or new (then kept there, owner-only). */
 function adminToken(given: string | undefined, dataDir: string | undefined): string {
@@ -138,16 +165,20 @@ export function serverAuth(
       attrs.apiVersion === 'v1' &&
       attrs.name === '' &&
       REVIEW_RESOURCES.some((r) => r.resource === attrs.resource && !attrs.subresource),
-    review: (attrs, method, body) =>
-      serveAccessReview(
+    review: (attrs, method, body, contentType, accept) => {
+      const kind = REVIEW_RESOURCES.find((r) => r.resource === attrs.resource)?.kind ?? '';
+      const answer = serveAccessReview(
         attrs.resource,
         method,
         attrs.namespace || undefined,
-        body,
+        parseReviewBody(body, contentType, kind),
         attrs.user,
         authorize,
         rbac,
         [...BASIC_USER_RULES, ...PUBLIC_INFO_RULES],
-      ),
+      );
+      const preferred = (accept ?? '').split(',')[0]?.split(';')[0]?.trim();
+      return preferred === PROTOBUF_CONTENT_TYPE ? encodeObject(answer) : answer;
+    },
   };
 }
