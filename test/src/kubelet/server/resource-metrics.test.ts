@@ -6,7 +6,10 @@ import {
   resourceMetricsText,
 } from '../../../../src/kubelet/server/resource-metrics.ts';
 
-const pod = (name: string): Pod => ({ metadata: { name, namespace: 'ns', uid: `uid-${name}` } });
+const pod = (name: string): Pod => ({
+  metadata: { name, namespace: 'ns', uid: `uid-${name}` },
+  spec: { containers: [] },
+});
 const sample = (p: Pod, container: string, cpuNs: number, mem: number, at: number): ContainerSample => ({
   pod: p,
   container: {
