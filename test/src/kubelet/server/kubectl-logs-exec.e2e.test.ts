@@ -6,10 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { Pod as ConfigPod } from '../../../../operators/pod-config/types.ts';
 import { type Kubelet, startKubelet } from '../../../../src/kubelet/kubelet.ts';
 import { kubeletPodConfig } from '../../../../src/kubelet/kubelet-pod-config.ts';
+import {
+  CHANNEL,
+  decodeChannelFrame,
+  encodeChannelFrame,
+} from '../../../../src/kubelet/server/channel-frame.ts';
 import { listerWatcher } from '../../../../streams/api-client.ts';
 import { NODES, PODS } from '../../../../streams/resources.ts';
 import { processRuntime } from '../../../../streams/runtimes/process/process-runtime.ts';
@@ -173,6 +179,11 @@ describe('kubectl logs through the kubelet server', () => {
     expect(current).toMatchObject({ code: 0, stdout: 'second\n' });
   }, 40_000);
 
+  it('--since 5m keeps the recent lines', async () => {
+    const run = await kubectl(['logs', 'talker', '--since', '5m']);
+    expect(run).toMatchObject({ code: 0, stdout: 'one\ntwo\nthree\n' });
+  });
+
   it('--previous without a terminated instance is a BadRequest naming the container', async () => {
     const run = await kubectl(['logs', 'talker', '--previous']);
     expect(run.code).not.toBe(0);
@@ -288,5 +299,105 @@ describe('the kubelet server directly', () => {
     const { code, body } = await httpsGet('/containerLogs/default/talker/main?tailLines=-1');
     expect(code).toBe(400);
     expect(body).toContain('tailLines');
+  });
+});
+
+/** Opens the kubelet's /exec over WebSocket offering `protocols`; collects frames until the server closes. */
+function execDirect(
+  query: string,
+  protocols: string[],
+  send: (ws: WebSocket) => void = () => undefined,
+): Promise<{ protocol: string; frames: { channel: number; text: string }[] }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`wss://127.0.0.1:${kubeletPort}/exec/default/shell/main?${query}`, protocols, {
+      rejectUnauthorized: false,
+    });
+    const frames: { channel: number; text: string }[] = [];
+    ws.on('open', () => send(ws));
+    ws.on('message', (data: Buffer) => {
+      const frame = decodeChannelFrame(data);
+      if (!(frame instanceof Error))
+        frames.push({ channel: frame.channel, text: frame.data.toString('utf8') });
+    });
+    ws.on('close', () => resolve({ protocol: ws.protocol, frames }));
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
+    ws.on('error', reject);
+  });
+}
+
+describe('the kubelet /exec WebSocket protocol', () => {
+  it('prefers v5.channel.k8s.io and ends with a Success Status on channel 3', async () => {
+    const { protocol, frames } = await execDirect('command=echo&command=five&stdout=true', [
+      'v4.channel.k8s.io',
+      'v5.channel.k8s.io',
+    ]);
+    expect(protocol).toBe('v5.channel.k8s.io');
+    expect(
+      frames
+        .filter((f) => f.channel === CHANNEL.stdout)
+        .map((f) => f.text)
+        .join(''),
+    ).toBe('five\n');
+    const status = frames.find((f) => f.channel === CHANNEL.error);
+    expect(JSON.parse(status!.text)).toEqual({ metadata: {}, status: 'Success' });
+  });
+
+  it('speaks v4.channel.k8s.io to a client offering only that, exit code in the Status causes', async () => {
+    const { protocol, frames } = await execDirect(
+      'command=sh&command=-c&command=exit%205&stdout=true&stderr=true',
+      ['v4.channel.k8s.io'],
+    );
+    expect(protocol).toBe('v4.channel.k8s.io');
+    const status = JSON.parse(frames.find((f) => f.channel === CHANNEL.error)!.text) as {
+      reason: string;
+      details: { causes: { reason: string; message: string }[] };
+    };
+    expect(status.reason).toBe('NonZeroExitCode');
+    expect(status.details.causes).toEqual([{ reason: 'ExitCode', message: '5' }]);
+  });
+
+  it('stdin frames reach the command; the v5 close frame for stdin ends its input; resize is accepted', async () => {
+    const { frames } = await execDirect('command=cat&stdin=true&stdout=true', ['v5.channel.k8s.io'], (ws) => {
+      ws.send(encodeChannelFrame(CHANNEL.resize, JSON.stringify({ Width: 80, Height: 24 })));
+      ws.send(encodeChannelFrame(CHANNEL.stdin, 'typed\n'));
+      ws.send(encodeChannelFrame(CHANNEL.close, Buffer.of(CHANNEL.stdin)));
+    });
+    expect(
+      frames
+        .filter((f) => f.channel === CHANNEL.stdout)
+        .map((f) => f.text)
+        .join(''),
+    ).toBe('typed\n');
+  });
+
+  it('refuses a SPDY upgrade with 400, so the client is told to use WebSocket', async () => {
+    const { code, body } = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+      get(
+        {
+          host: '127.0.0.1',
+          port: kubeletPort,
+          path: '/exec/default/shell/main?command=true&stdout=true',
+          rejectUnauthorized: false,
+          headers: {
+            Connection: 'Upgrade',
+            Upgrade: 'SPDY/3.1',
+            'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on('end', () => resolve({ code: res.statusCode ?? 0, body: text }));
+        },
+      ).on('error', reject);
+    });
+    expect(code).toBe(400);
+    expect(body).toContain('use WebSocket');
+  });
+
+  it('refuses an exec without any of stdin, stdout, stderr', async () => {
+    await expect(execDirect('command=true', ['v5.channel.k8s.io'])).rejects.toThrow('refused with 400');
   });
 });
