@@ -6,13 +6,13 @@ import {
   EVENT_NODE_ADD,
   EVENT_NODE_DELETE,
 } from '../../operators/scheduling/queue/cluster-events.ts';
+import { nodeSchedulingPropertiesChange } from '../../operators/scheduling/queue/node-scheduling-properties-change.ts';
 import { podSchedulingPropertiesChange } from '../../operators/scheduling/queue/pod-scheduling-properties-change.ts';
 import type { PriorityQueue } from '../../operators/scheduling/queue/priority-queue.ts';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../operators/types.ts';
 import { filteringEventHandler } from '../informers/event-handler.ts';
 import type { HandlerRegistration, SharedInformer } from '../informers/shared-informer.ts';
 import type { SchedulerCache } from './cache/scheduler-cache.ts';
-import { nodeSchedulingPropertiesChange } from './node-scheduling-properties-change.ts';
 
 /** What the handlers feed and consult. */
 export interface EventHandlersConfig {

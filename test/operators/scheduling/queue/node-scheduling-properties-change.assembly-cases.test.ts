@@ -1,8 +1,8 @@
 // nodeSchedulingPropertiesChange: cases in the spirit of upstream's TestNodeSchedulingPropertiesChange (events.go tests).
 import { describe, expect, it } from 'vitest';
-import type { Node } from '../../../operators/api/core-v1.ts';
-import { actionTypeName } from '../../../operators/scheduling/queue/cluster-events.ts';
-import { nodeSchedulingPropertiesChange } from '../../../src/scheduler/node-scheduling-properties-change.ts';
+import type { Node } from '../../../../operators/api/core-v1.ts';
+import { actionTypeName } from '../../../../operators/scheduling/queue/cluster-events.ts';
+import { nodeSchedulingPropertiesChange } from '../../../../operators/scheduling/queue/node-scheduling-properties-change.ts';
 
 const base: Node = {
   metadata: { name: 'n', labels: { a: '1' }, annotations: { x: 'y' } },
