@@ -20,6 +20,7 @@ import {
   unsupportedMediaType,
 } from './api-status.ts';
 import { bootstrapObjects } from './builtin/bootstrap-objects.ts';
+import { approveCertificateSigningRequest } from './builtin/certificate-signing-request.ts';
 import { evictPod } from './builtin/eviction.ts';
 import { loadServiceAccountKeys, type ServiceAccountKeys } from './builtin/service-account-token.ts';
 import { createTokenRequest } from './builtin/token-request.ts';
@@ -463,6 +464,8 @@ export class Registry {
     if (subresource === 'status') {
       next = { ...old, status: incoming.status };
       if (incoming.status === undefined) delete next.status;
+    } else if (subresource === 'approval') {
+      next = approveCertificateSigningRequest(old, incoming);
     } else if (subresource === 'finalize') {
       next = {
         ...old,

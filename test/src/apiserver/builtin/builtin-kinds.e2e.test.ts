@@ -355,4 +355,32 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
     expect(header(out)).toEqual(columns);
     expect(out.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
   });
+  it('approves and denies certificate signing requests through the approval subresource', async () => {
+    const csr = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'certificates.k8s.io/v1',
+        kind: 'CertificateSigningRequest',
+        metadata: { name },
+        spec: {
+          request: 'LS0tLS1CRUdJTg==',
+          signerName: 'kubernetes.io/kube-apiserver-client',
+          usages: ['client auth'],
+        },
+      });
+    await ok(['create', '-f', '-'], csr('yes'));
+    await ok(['create', '-f', '-'], csr('no'));
+    expect(await ok(['certificate', 'approve', 'yes'])).toBe(
+      'certificatesigningrequest.certificates.k8s.io/yes approved\n',
+    );
+    expect(await ok(['certificate', 'deny', 'no'])).toBe(
+      'certificatesigningrequest.certificates.k8s.io/no denied\n',
+    );
+    const out = await ok(['get', 'csr', 'yes', 'no']);
+    expect(out).toMatch(/^yes\s+\S+\s+kubernetes.io\/kube-apiserver-client\s+\S*\s+<none>\s+Approved\s*$/m);
+    expect(out).toMatch(/^no\s+.*\s+Denied\s*$/m);
+    const yes = JSON.parse(await ok(['get', 'csr', 'yes', '-o', 'json']));
+    expect(yes.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Approved', status: 'True', reason: 'KubectlApprove' }),
+    ]);
+  });
 });
