@@ -67,6 +67,7 @@ export const BASIC_USER_RULES: readonly PolicyRule[] = [
     apiGroups: ['authorization.k8s.io'],
     resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
   },
+  { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
 ];
 
 /** An authorizer over request attributes. */

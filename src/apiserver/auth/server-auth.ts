@@ -5,10 +5,10 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import type { Logger } from '../../../operators/logger.ts';
-import { badRequest } from '../api-status.ts';
+import { badRequest, methodNotAllowed } from '../api-status.ts';
 import type { ObjectStore } from '../object-store.ts';
 import { PROTOBUF_CONTENT_TYPE } from '../protobuf/content-types.ts';
-import { decodeObject, encodeObject } from '../protobuf/object-codec.ts';
+import { decodeObject, encodeObject, hasProtobufForm } from '../protobuf/object-codec.ts';
 import { AUTHORIZATION_GROUP_VERSION, REVIEW_RESOURCES, serveAccessReview } from './access-review.ts';
 import {
   type AuthorizationMode,
@@ -161,11 +161,31 @@ export function serverAuth(
     admit: (req, path, query) => admitRequest(req, path, query, config),
     isReview: (attrs) =>
       attrs.resourceRequest &&
-      attrs.apiGroup === 'authorization.k8s.io' &&
       attrs.apiVersion === 'v1' &&
       attrs.name === '' &&
-      REVIEW_RESOURCES.some((r) => r.resource === attrs.resource && !attrs.subresource),
+      !attrs.subresource &&
+      ((attrs.apiGroup === 'authorization.k8s.io' &&
+        REVIEW_RESOURCES.some((r) => r.resource === attrs.resource)) ||
+        (attrs.apiGroup === 'authentication.k8s.io' && attrs.resource === 'selfsubjectreviews')),
     review: (attrs, method, body, contentType, accept) => {
+      const preferred = (accept ?? '').split(',')[0]?.split(';')[0]?.trim();
+      const encode = (answer: unknown) => {
+        const o = answer as { apiVersion: string; kind: string };
+        return preferred === PROTOBUF_CONTENT_TYPE && hasProtobufForm(o.apiVersion, o.kind)
+          ? encodeObject(answer)
+          : answer;
+      };
+      if (attrs.apiGroup === 'authentication.k8s.io') {
+        // SelfSubjectReview (kubectl auth whoami): who the request authenticated as; no spec to read.
+        if (method !== 'POST') throw methodNotAllowed(method, attrs.resource);
+        const { username, uid, groups } = attrs.user;
+        return encode({
+          kind: 'SelfSubjectReview',
+          apiVersion: 'authentication.k8s.io/v1',
+          metadata: { creationTimestamp: null },
+          status: { userInfo: { username, ...(uid ? { uid } : {}), groups: [...groups] } },
+        });
+      }
       const kind = REVIEW_RESOURCES.find((r) => r.resource === attrs.resource)?.kind ?? '';
       const answer = serveAccessReview(
         attrs.resource,
@@ -177,8 +197,7 @@ export function serverAuth(
         rbac,
         [...BASIC_USER_RULES, ...PUBLIC_INFO_RULES],
       );
-      const preferred = (accept ?? '').split(',')[0]?.split(';')[0]?.trim();
-      return preferred === PROTOBUF_CONTENT_TYPE ? encodeObject(answer) : answer;
+      return encode(answer);
     },
   };
 }
