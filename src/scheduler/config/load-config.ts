@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import { type FieldError, formatFieldError, invalid } from './field-error.ts';
 import { setDefaults } from './set-defaults.ts';
-import type { KubeSchedulerConfiguration } from './types.ts';
+import { EXTENSION_POINTS, type KubeSchedulerConfiguration } from './types.ts';
 import { type ValidateOptions, validateConfiguration } from './validate-configuration.ts';
 
 const TOP_FIELDS = new Set([
@@ -25,21 +25,7 @@ const TOP_FIELDS = new Set([
   'delayCacheUntilActive',
 ]);
 const PROFILE_FIELDS = new Set(['schedulerName', 'percentageOfNodesToScore', 'plugins', 'pluginConfig']);
-const PLUGIN_POINTS = new Set([
-  'multiPoint',
-  'preEnqueue',
-  'queueSort',
-  'preFilter',
-  'filter',
-  'postFilter',
-  'preScore',
-  'score',
-  'reserve',
-  'permit',
-  'preBind',
-  'bind',
-  'postBind',
-]);
+const PLUGIN_POINTS = new Set<string>(['multiPoint', ...EXTENSION_POINTS]);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -16,22 +16,10 @@ export interface PluginSet {
   disabled?: PluginRef[];
 }
 
-/** The extension points a profile configures, as the v1 field names. */
-export const EXTENSION_POINTS = [
-  'preEnqueue',
-  'queueSort',
-  'preFilter',
-  'filter',
-  'postFilter',
-  'preScore',
-  'score',
-  'reserve',
-  'permit',
-  'preBind',
-  'bind',
-  'postBind',
-] as const;
-export type ExtensionPoint = (typeof EXTENSION_POINTS)[number];
+// The extension points a profile configures, as the v1 field names: the framework's own list.
+import { EXTENSION_POINTS, type ExtensionPoint } from '../../../operators/scheduling/framework/framework.ts';
+
+export { EXTENSION_POINTS, type ExtensionPoint };
 
 export type Plugins = { multiPoint?: PluginSet } & { [P in ExtensionPoint]?: PluginSet };
 
