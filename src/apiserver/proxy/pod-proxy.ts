@@ -1,4 +1,4 @@
-// proxyPodSubresource: pods/log and pods/exec, proxied to the pod's kubelet over HTTPS (WebSocket upgrades passed through byte for byte).
+// proxyPodSubresource: pods/log, pods/exec and pods/portforward, proxied to the pod's kubelet over HTTPS (WebSocket upgrades passed through byte for byte).
 import { type IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
@@ -8,7 +8,7 @@ import type { Registry } from '../registry.ts';
 import { findResource } from '../resource-table.ts';
 
 /** The pod subresources this proxy serves. */
-export const POD_PROXY_SUBRESOURCES = ['log', 'exec'] as const;
+export const POD_PROXY_SUBRESOURCES = ['log', 'exec', 'portforward'] as const;
 export type PodProxySubresource = (typeof POD_PROXY_SUBRESOURCES)[number];
 
 /** Whether `subresource` of `resource` in the core group is served by {@link proxyPodSubresource}. */
@@ -36,6 +36,8 @@ const LOG_PARAMS = [
 ];
 /** The exec query parameters passed on to the kubelet's /exec. */
 const EXEC_PARAMS = ['command', 'stdin', 'stdout', 'stderr', 'tty'];
+/** The port forward query parameters passed on to the kubelet's /portForward. */
+const PORT_FORWARD_PARAMS = ['ports'];
 /** The address types tried in order (kube-apiserver's default --kubelet-preferred-address-types). */
 const ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 const DEFAULT_KUBELET_PORT = 10250;
@@ -83,7 +85,7 @@ interface ProxyTarget {
 }
 
 /**
- * Serves `pods/log` (GET) and `pods/exec` (GET or POST with an Upgrade): finds the pod's node, its
+ * Serves `pods/log` (GET), `pods/exec` and `pods/portforward` (GET or POST with an Upgrade): finds the pod's node, its
  * address and kubelet port on the Node object, and proxies to the kubelet over HTTPS without
  * verifying its certificate (kube-apiserver's default without --kubelet-certificate-authority).
  * Log output streams as the kubelet writes it; an exec upgrade is relayed both ways until either
@@ -104,17 +106,20 @@ export async function proxyPodSubresource(
   const podsDef = findResource(registry.table, '', 'v1', 'pods')!;
   const nodesDef = findResource(registry.table, '', 'v1', 'nodes')!;
   const pod = registry.get(podsDef, namespace, name).object as Pod;
-  const container = containerOf(pod, query.get('container'));
+  const container = subresource === 'portforward' ? undefined : containerOf(pod, query.get('container'));
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw badRequest(`pod ${name} does not have a host assigned`);
   const node = registry.get(nodesDef, undefined, nodeName).object as Node;
   const host = kubeletHost(node);
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || DEFAULT_KUBELET_PORT;
   const pass = new URLSearchParams();
-  for (const key of subresource === 'log' ? LOG_PARAMS : EXEC_PARAMS) {
+  const params = { log: LOG_PARAMS, exec: EXEC_PARAMS, portforward: PORT_FORWARD_PARAMS }[subresource];
+  for (const key of params) {
     for (const value of query.getAll(key)) pass.append(key, value);
   }
-  const path = `/${subresource === 'log' ? 'containerLogs' : 'exec'}/${[namespace, name, container].map(encodeURIComponent).join('/')}?${pass}`;
+  const endpoint = { log: 'containerLogs', exec: 'exec', portforward: 'portForward' }[subresource];
+  const segments = container === undefined ? [namespace, name] : [namespace, name, container];
+  const path = `/${endpoint}/${segments.map(encodeURIComponent).join('/')}?${pass}`;
   if (subresource === 'log') return proxyLogs(res, host, port, path);
   if (!req.headers.upgrade) throw badRequest('Upgrade request required');
   return proxyUpgrade(req, res, host, port, path);

@@ -14,6 +14,7 @@ import { servingCertificates } from '../../apiserver/certificates.ts';
 import { CHANNEL, decodeChannelFrame, EXEC_SUBPROTOCOLS, encodeChannelFrame } from './channel-frame.ts';
 import { execErrorStatus, execStatus } from './exec-status.ts';
 import { parseLogQuery } from './log-query.ts';
+import { PORT_FORWARD_SUBPROTOCOLS, parsePortForwardPorts, relayPortForward } from './port-forward.ts';
 import { type ContainerSample, resourceMetricsText } from './resource-metrics.ts';
 
 /** Where the kubelet serves (`--port`, `--address`). */
@@ -58,6 +59,8 @@ class HttpError extends Error {
  * - `/exec/{namespace}/{pod}/{container}?command=...&stdin=&stdout=&stderr=&tty=`: a WebSocket
  *   upgrade speaking `v5.channel.k8s.io` or `v4.channel.k8s.io` (SPDY is refused with 400, so
  *   clients that fall back to it get a clear error).
+ * - `/portForward/{namespace}/{pod}?ports=...`: a WebSocket upgrade (`v4.channel.k8s.io`) relaying
+ *   each port to the pod's IP.
  * - `GET /metrics/resource`: node, pod and container CPU and memory from the runtime's stats.
  *
  * Teardown: `close()` ends every connection, killing exec sessions and stopping log followers.
@@ -72,6 +75,10 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
   const wss = new WebSocketServer({
     noServer: true,
     handleProtocols: (offered) => EXEC_SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
+  });
+  const forwards = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (offered) => PORT_FORWARD_SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
   });
 
   const findPod = (namespace: string, name: string): Pod => {
@@ -165,7 +172,7 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-    if (req.method !== 'GET' && req.method !== 'HEAD' && parts[0] !== 'exec') {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && parts[0] !== 'exec' && parts[0] !== 'portForward') {
       throw new HttpError(405, `method ${req.method} not allowed`);
     }
     if (url.pathname === '/healthz') {
@@ -180,7 +187,8 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     }
     if (parts[0] === 'containerLogs') return serveLogs(res, parts.slice(1), url.searchParams);
     if (url.pathname === '/metrics/resource') return serveMetrics(res);
-    if (parts[0] === 'exec') throw new HttpError(400, 'Upgrade request required');
+    if (parts[0] === 'exec' || parts[0] === 'portForward')
+      throw new HttpError(400, 'Upgrade request required');
     throw new HttpError(404, '404 page not found');
   };
 
@@ -207,6 +215,8 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
   const upgrade = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (parts[0] === 'portForward' && parts.length === 3)
+      return upgradePortForward(req, socket, head, parts, url);
     if (parts[0] !== 'exec' || parts.length !== 4) return refuseUpgrade(socket, 404, '404 page not found');
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
       return refuseUpgrade(
@@ -249,6 +259,42 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     wss.handleUpgrade(req, socket, head, (ws) => {
       void runExec(ws, id, command, opts);
     });
+  };
+
+  const upgradePortForward = async (
+    req: IncomingMessage,
+    socket: Socket,
+    head: Buffer,
+    parts: string[],
+    url: URL,
+  ) => {
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+      return refuseUpgrade(
+        socket,
+        400,
+        `unable to upgrade: ${req.headers.upgrade ?? 'no'} upgrade is not supported; use WebSocket (${PORT_FORWARD_SUBPROTOCOLS.join(', ')})`,
+      );
+    }
+    const ports = parsePortForwardPorts(url.searchParams);
+    if (ports instanceof InvalidInputError) return refuseUpgrade(socket, 400, ports.message);
+    let host = '127.0.0.1';
+    try {
+      const pod = findPod(parts[1]!, parts[2]!);
+      const sandboxes = await runtime.listPodSandboxes({
+        podUid: pod.metadata.uid ?? '',
+        state: 'SANDBOX_READY',
+      });
+      if (sandboxes.length === 0)
+        return refuseUpgrade(socket, 400, `pod "${parts[2]}" has no running sandbox`);
+      host = sandboxes[0]!.ip || host;
+    } catch (error) {
+      return refuseUpgrade(
+        socket,
+        error instanceof HttpError ? error.code : 500,
+        String((error as Error).message),
+      );
+    }
+    forwards.handleUpgrade(req, socket, head, (ws) => relayPortForward(ws, host, ports));
   };
 
   const runExec = async (
@@ -346,8 +392,9 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const session of sessions) session.kill();
-        for (const client of wss.clients) client.terminate();
+        for (const client of [...wss.clients, ...forwards.clients]) client.terminate();
         wss.close();
+        forwards.close();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
         if (!server.listening) resolve();

@@ -1,9 +1,13 @@
 // kubectl logs and kubectl exec end to end: real kubectl → embedded API server → pods/log and pods/exec proxy → kubelet server → process runtime.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:https';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { KubeConfig, PortForward } from '@kubernetes/client-node';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -400,4 +404,68 @@ describe('the kubelet /exec WebSocket protocol', () => {
   it('refuses an exec without any of stdin, stdout, stderr', async () => {
     await expect(execDirect('command=true', ['v5.channel.k8s.io'])).rejects.toThrow('refused with 400');
   });
+});
+
+/** A free TCP port on 127.0.0.1 (bound, read, released). */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+describe('pods/portforward over WebSocket (v4.channel.k8s.io, as @kubernetes/client-node speaks it)', () => {
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    const echo = `require('net').createServer((s) => s.pipe(s)).listen(${port}, '127.0.0.1')`;
+    await create({
+      ...shellPod('echo-server', NODE, ''),
+      spec: {
+        nodeName: NODE,
+        restartPolicy: 'Never',
+        containers: [{ name: 'main', image: 'node', command: [process.execPath, '-e', echo] }],
+      },
+    });
+    await waitForPod(cluster.api, 'echo-server', running, 'Running');
+  }, 30_000);
+
+  it('relays bytes to the pod port and back through the API server and the kubelet', async () => {
+    const config = new KubeConfig();
+    config.loadFromString(cluster.server.kubeconfig);
+    const output = new PassThrough();
+    const input = new PassThrough();
+    let received = '';
+    output.on('data', (d: Buffer) => {
+      received += d.toString();
+    });
+    const deadline = Date.now() + 10_000;
+    // the echo server may still be starting after the pod is Running: retry until it answers
+    for (;;) {
+      const ws = (await new PortForward(config).portForward(
+        'default',
+        'echo-server',
+        [port],
+        output,
+        null,
+        input,
+      )) as {
+        close(): void;
+      };
+      input.write('ping\n');
+      const until = Date.now() + 1_000;
+      while (!received.includes('ping') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      ws.close();
+      if (received.includes('ping') || Date.now() > deadline) break;
+    }
+    expect(received).toBe('ping\n');
+  }, 20_000);
+
+  it('kubectl port-forward (SPDY or SPDY tunnelled in WebSocket) is refused with a clear error', async () => {
+    const run = await kubectl(['port-forward', 'pod/echo-server', `${port}:${port}`]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/upgrade|WebSocket|400|Bad Request/i);
+  }, 20_000);
 });
