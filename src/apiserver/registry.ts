@@ -21,6 +21,7 @@ import {
 } from './api-status.ts';
 import { bootstrapObjects } from './builtin/bootstrap-objects.ts';
 import { approveCertificateSigningRequest } from './builtin/certificate-signing-request.ts';
+import { CORE_EVENTS, EVENTS_V1, mirrorEvents } from './builtin/event-mirror.ts';
 import { evictPod } from './builtin/eviction.ts';
 import { loadServiceAccountKeys, type ServiceAccountKeys } from './builtin/service-account-token.ts';
 import { createTokenRequest } from './builtin/token-request.ts';
@@ -188,6 +189,8 @@ export class Registry {
     this.admission = options.admission ?? defaultAdmissionChain();
     this.admissionStore = this.asAdmissionStore();
     this.keys = options.serviceAccountKeys;
+    const served = new Set(table.map(resourceId));
+    if (served.has(CORE_EVENTS) && served.has(EVENTS_V1)) mirrorEvents(store);
   }
 
   private keys: ServiceAccountKeys | undefined;

@@ -347,6 +347,31 @@ export const BUILTIN_RESOURCES: readonly ResourceDef[] = [
     },
   }),
   row({
+    group: 'events.k8s.io',
+    version: 'v1',
+    resource: 'events',
+    kind: 'Event',
+    namespaced: true,
+    shortNames: ['ev'],
+    fieldSelectors: [
+      'reason',
+      'type',
+      'reportingController',
+      'regarding.kind',
+      'regarding.name',
+      'regarding.namespace',
+    ],
+    columns: [
+      col('Type', (o) => str(at(o, 'type'))),
+      col('Reason', (o) => str(at(o, 'reason'))),
+      col(
+        'Object',
+        (o) => `${String(at(o, 'regarding.kind') ?? '').toLowerCase()}/${str(at(o, 'regarding.name'), '')}`,
+      ),
+      col('Message', (o) => str(at(o, 'note'), '')),
+    ],
+  }),
+  row({
     group: 'discovery.k8s.io',
     version: 'v1',
     resource: 'endpointslices',
