@@ -51,7 +51,9 @@ describe.skipIf(!KUBECTL)('protobuf bodies recorded from kubectl', () => {
   const recorded: Recorded[] = [];
 
   beforeAll(async () => {
-    server = await startApiServer({ plainHttp: true });
+    // Plain HTTP so the recorder can read the bodies; kubectl sends no bearer token over plain HTTP,
+    // so this loopback-only server lets unauthenticated requests in.
+    server = await startApiServer({ plainHttp: true, insecureAllowUnauthenticated: true });
     const upstream = new URL(server.url);
     proxy = createServer((req, res) => {
       const chunks: Buffer[] = [];

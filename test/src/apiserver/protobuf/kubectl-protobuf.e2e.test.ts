@@ -68,6 +68,10 @@ describe.skipIf(!KUBECTL)('kubectl in protobuf against the embedded API server',
     return r.stdout;
   };
 
+  /** The admin credential the server's kubeconfig carries (authentication is on by default). */
+  const auth = (): Record<string, string> =>
+    server.token ? { Authorization: `Bearer ${server.token}` } : {};
+
   beforeAll(async () => {
     server = await startApiServer();
     dir = mkdtempSync(join(tmpdir(), 'kube-rx-kubectl-pb-'));
@@ -103,7 +107,7 @@ describe.skipIf(!KUBECTL)('kubectl in protobuf against the embedded API server',
     const contentType = await new Promise<string>((resolve, reject) => {
       const req = request(
         url,
-        { ca: server.caPem, headers: { Accept: `${PROTOBUF_CONTENT_TYPE};stream=watch` } },
+        { ca: server.caPem, headers: { ...auth(), Accept: `${PROTOBUF_CONTENT_TYPE};stream=watch` } },
         (res) => {
           const type = String(res.headers['content-type']);
           res.on('data', (chunk: Buffer) => {
@@ -132,7 +136,7 @@ describe.skipIf(!KUBECTL)('kubectl in protobuf against the embedded API server',
       new Promise<{ type: string; body: Buffer }>((resolve, reject) => {
         const req = request(
           new URL(path, server.url),
-          { ca: server.caPem, headers: { Accept: accept } },
+          { ca: server.caPem, headers: { ...auth(), Accept: accept } },
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));

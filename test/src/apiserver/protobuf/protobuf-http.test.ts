@@ -20,10 +20,14 @@ describe('protobuf over HTTP', () => {
     await server?.close();
   });
 
+  /** The admin credential the server's kubeconfig carries (authentication is on by default). */
+  const auth = (): Record<string, string> =>
+    server.token ? { Authorization: `Bearer ${server.token}` } : {};
+
   const call = async (method: string, path: string, body?: Json, headers: Record<string, string> = PB) => {
     const res = await fetch(new URL(path, server.url), {
       method,
-      headers,
+      headers: { ...headers, ...auth() },
       body: body === undefined ? undefined : Buffer.from(encodeObject(body)),
     });
     const bytes = new Uint8Array(await res.arrayBuffer());
@@ -258,7 +262,7 @@ describe('protobuf over HTTP', () => {
   it('answers a body that does not decode with 400 naming the field', async () => {
     const res = await fetch(new URL('/api/v1/namespaces/default/configmaps', server.url), {
       method: 'POST',
-      headers: PB,
+      headers: { ...PB, ...auth() },
       // metadata (1) holding name (1) as a varint where a string belongs.
       body: Buffer.from(encodeEnvelope('v1', 'ConfigMap', new Uint8Array([0x0a, 0x02, 0x08, 0x01]))),
     });
@@ -282,7 +286,7 @@ describe('protobuf over HTTP', () => {
     const read = async (path: string, until: (events: { type: string; object: Json }[]) => boolean) => {
       const ac = new AbortController();
       const res = await fetch(new URL(path, server.url), {
-        headers: { Accept: PROTOBUF_CONTENT_TYPE },
+        headers: { Accept: PROTOBUF_CONTENT_TYPE, ...auth() },
         signal: ac.signal,
       });
       expect(res.headers.get('content-type')).toBe(`${PROTOBUF_CONTENT_TYPE};stream=watch`);
