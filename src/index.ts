@@ -1,5 +1,8 @@
 // The public entry of kube-rx: sources, operators and assemblies, re-exported from their own files.
 
+// The scheduler: its framework contract, default plugins, queue and assembly (docs/scheduler.md)
+export type { Node as V1Node, Pod as V1Pod } from '../operators/api/core-v1.ts';
+export { quantityMilliValue, quantityValue } from '../operators/api/quantity.ts';
 export { type Backoff, type ExponentialBackoffConfig, exponentialBackoff } from '../operators/backoff.ts';
 export { electionStep, type LeaseCandidate } from '../operators/coordinated-election.ts';
 export { DelayingQueue, type DelayingQueueConfig } from '../operators/delaying-queue.ts';
@@ -43,6 +46,13 @@ export {
 } from '../operators/indexed-store.ts';
 export type { InformerNotification } from '../operators/informer-notification.ts';
 export { jitter } from '../operators/jitter.ts';
+// The kubelet: pod workers, the sync loop, runtimes (docs/kubelet.md)
+export { type AdmitResult, admitPod } from '../operators/kubelet/admission.ts';
+export { computePodActions } from '../operators/kubelet/compute-pod-actions.ts';
+export { expandEnvReferences } from '../operators/kubelet/expand-env-references.ts';
+export { generateApiPodStatus } from '../operators/kubelet/generate-api-pod-status.ts';
+export { getPhase } from '../operators/kubelet/get-phase.ts';
+export { makeEnvironmentVariables } from '../operators/kubelet/make-environment-variables.ts';
 export {
   everythingLabelSelector,
   type LabelOperator,
@@ -98,6 +108,7 @@ export {
   HTTP_SOURCE,
   podFullName,
 } from '../operators/pod-config/types.ts';
+export { PodWorkers, type PodWorkersConfig } from '../operators/pod-workers/pod-workers.ts';
 export {
   type BucketRateLimiterConfig,
   bucketRateLimiter,
@@ -118,6 +129,67 @@ export {
   reconcileWith,
 } from '../operators/reconcile.ts';
 export { applyDeltas, reflect, type StoreChange, type StoreUpdate } from '../operators/reflect.ts';
+export { type Extender, extendersBinding } from '../operators/scheduling/framework/extender.ts';
+export { FitError, fitErrorMessage } from '../operators/scheduling/framework/fit-error.ts';
+export {
+  EXTENSION_POINTS,
+  type ExtensionPoint,
+  type Framework,
+  type FrameworkDeps,
+  newFramework,
+  type ResolvedProfile,
+} from '../operators/scheduling/framework/framework.ts';
+export {
+  ActionType,
+  type BindPlugin,
+  type ClusterEvent,
+  CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type FrameworkHandle,
+  type PermitPlugin,
+  type Plugin,
+  type PluginFactory,
+  type PostFilterPlugin,
+  type PreEnqueuePlugin,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type QueueingHint,
+  type Registry as SchedulerPluginRegistry,
+  type ReservePlugin,
+  type ScorePlugin,
+} from '../operators/scheduling/framework/interface.ts';
+export {
+  NodeInfo,
+  newPodInfo,
+  type PodInfo,
+  podRequests,
+} from '../operators/scheduling/framework/node-info.ts';
+export {
+  newSchedulingAlgorithmState,
+  numFeasibleNodesToFind,
+  schedulePod,
+} from '../operators/scheduling/framework/schedule-pod.ts';
+export {
+  type Code as StatusCode,
+  isRejected,
+  isSuccess,
+  newStatus,
+  type Status,
+  statusMessage,
+} from '../operators/scheduling/framework/status.ts';
+export { inTreeRegistry } from '../operators/scheduling/plugins/registry.ts';
+export {
+  PriorityQueue,
+  type PriorityQueueConfig,
+  prioritySortLess,
+} from '../operators/scheduling/queue/priority-queue.ts';
+export { QueuedPodInfo } from '../operators/scheduling/queue/queued-pod-info.ts';
+export {
+  type SchedulingQueue,
+  type SchedulingQueueConfig,
+  schedulingQueue,
+} from '../operators/scheduling/queue/scheduling-queue.ts';
 export { createStoreCell, StoreCell } from '../operators/store-cell.ts';
 // Vocabulary
 export * from '../operators/types.ts';
@@ -170,6 +242,14 @@ export { filePodSource } from '../streams/pod-sources/file.ts';
 export { httpPodSource } from '../streams/pod-sources/http.ts';
 export type { ListerWatcher, ListOptions, WatchOptions } from '../streams/ports.ts';
 export * from '../streams/resources.ts';
+export { criLogOutput, formatCriLogLine, parseCriLogLine, readCriLog } from '../streams/runtimes/cri-log.ts';
+export { type ProcessRuntimeConfig, processRuntime } from '../streams/runtimes/process/process-runtime.ts';
+export type { ContainerConfig, ContainerRuntime, PodSandboxConfig } from '../streams/runtimes/runtime.ts';
+export {
+  type SimulatedRuntime,
+  type SimulatedRuntimeConfig,
+  simulatedRuntime,
+} from '../streams/runtimes/simulated/simulated-runtime.ts';
 // The embedded API server
 export {
   type ApiServerOptions,
@@ -207,7 +287,10 @@ export {
   type WaitForCacheSyncOptions,
   waitForCacheSync,
 } from './informers/wait-for-cache-sync.ts';
+export { type Kubelet, type KubeletOptions, startKubelet } from './kubelet/kubelet.ts';
+export { loadKubeletConfiguration, parseKubeletConfiguration } from './kubelet/kubelet-configuration.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
+export { type RunKubeletsOptions, runKubelets } from './kubelet/run-kubelets.ts';
 export {
   type CoordinatedElectionControllerConfig,
   coordinatedElectionController,
@@ -231,3 +314,13 @@ export {
 export { type NodeAgent, type NodeAgentOptions, startNodeAgent } from './node-agent/node-agent.ts';
 export { NODE_LEASE_NAMESPACE, type NodeLeaseConfig, nodeLease } from './node-agent/node-lease.ts';
 export { describeNode, type NodeObject, registerNode } from './node-agent/register-node.ts';
+export { loadSchedulerConfig, parseSchedulerConfig } from './scheduler/config/load-config.ts';
+export { setDefaults as setSchedulerConfigDefaults } from './scheduler/config/set-defaults.ts';
+export type { KubeSchedulerConfiguration } from './scheduler/config/types.ts';
+export { validateConfiguration as validateSchedulerConfiguration } from './scheduler/config/validate-configuration.ts';
+export { type NewSchedulerOptions, newScheduler, type Scheduler } from './scheduler/scheduler.ts';
+export {
+  type RunningScheduler,
+  type StartSchedulerOptions,
+  startScheduler,
+} from './scheduler/start-scheduler.ts';
