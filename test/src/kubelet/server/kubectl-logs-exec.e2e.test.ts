@@ -469,3 +469,35 @@ describe('pods/portforward over WebSocket (v4.channel.k8s.io, as @kubernetes/cli
     expect(run.stderr).toMatch(/upgrade|WebSocket|400|Bad Request/i);
   }, 20_000);
 });
+
+describe('the API server proxy refusals', () => {
+  it('a pod with no node is a BadRequest: it does not have a host assigned', async () => {
+    const pod = shellPod('unscheduled', NODE, 'true');
+    delete pod.spec!.nodeName;
+    await create(pod);
+    const run = await kubectl(['logs', 'unscheduled']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('pod unscheduled does not have a host assigned');
+  });
+
+  it('a node whose kubelet does not answer is an InternalError naming the kubelet address', async () => {
+    const port = await freePort();
+    await firstValueFrom(
+      cluster.api.create(NODES, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'ghost' },
+        status: {
+          addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+          daemonEndpoints: { kubeletEndpoint: { Port: port } },
+        },
+      }),
+    );
+    await create(shellPod('haunted', 'ghost', 'true'));
+    const logs = await kubectl(['logs', 'haunted']);
+    expect(logs.code).not.toBe(0);
+    expect(logs.stderr).toContain(`https://127.0.0.1:${port}/containerLogs/default/haunted/main`);
+    const exec = await kubectl(['exec', 'haunted', '--', 'true']);
+    expect(exec.code).not.toBe(0);
+  });
+});
