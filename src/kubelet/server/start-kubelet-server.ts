@@ -41,6 +41,9 @@ export interface KubeletServer {
   close(): Promise<void>;
 }
 
+/** Output bytes of one exec stream sent but not yet written to the socket before reading pauses. */
+const MAX_IN_FLIGHT_BYTES = 1024 * 1024;
+
 class HttpError extends Error {
   readonly code: number;
   constructor(code: number, message: string) {
@@ -320,8 +323,16 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     let done = false;
     const forward = (stream: NodeJS.ReadableStream | undefined, channel: number, wanted: boolean) => {
       if (!stream) return Promise.resolve();
+      // backpressure: stop reading the command's output while too much waits to go out on the socket
+      let inFlight = 0;
       stream.on('data', (chunk: Buffer) => {
-        if (wanted && ws.readyState === ws.OPEN) ws.send(encodeChannelFrame(channel, chunk));
+        if (!wanted || ws.readyState !== ws.OPEN) return;
+        inFlight += chunk.length;
+        if (inFlight > MAX_IN_FLIGHT_BYTES) stream.pause();
+        ws.send(encodeChannelFrame(channel, chunk), () => {
+          inFlight -= chunk.length;
+          if (inFlight <= MAX_IN_FLIGHT_BYTES && stream.isPaused()) stream.resume();
+        });
       });
       return finished(stream as NodeJS.ReadableStream & import('node:stream').Readable).catch(
         () => undefined,

@@ -266,6 +266,13 @@ describe('kubectl exec through the kubelet server (WebSocket v5.channel.k8s.io)'
     expect(run).toMatchObject({ code: 0, stdout: 'piped\nlines\ndone\n' });
   });
 
+  it('a large output arrives whole (reading pauses while the socket is behind)', async () => {
+    const run = await kubectl(['exec', 'shell', '--', 'sh', '-c', "head -c 4000000 /dev/zero | tr '\\0' a"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.length).toBe(4_000_000);
+    expect(/^a+$/.test(run.stdout)).toBe(true);
+  }, 30_000);
+
   it('an unknown container is refused', async () => {
     const run = await kubectl(['exec', 'shell', '-c', 'nope', '--', 'true']);
     expect(run.code).not.toBe(0);
