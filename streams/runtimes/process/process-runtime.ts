@@ -1,9 +1,18 @@
 // The process runtime: each container's command runs as a child process group on this host, logs in CRI format.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readlinkSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { networkInterfaces, constants as osConstants } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { Subject } from 'rxjs';
 import { TimeoutError } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
@@ -499,9 +508,16 @@ export function processRuntime(config: ProcessRuntimeConfig = {}): ContainerRunt
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     } else {
+      // bwrap cannot create a mount point whose parents are missing behind a symlink (/var/run → /run), so
+      // missing mount points are made on the host first, as the unshare init makes them (documented).
+      ensureMountPoints(c.config.mounts);
       const launch = namespacedLaunch(nsMode, {
         hostname: c.sandbox.hostname,
-        mounts: c.config.mounts,
+        // bwrap refuses a destination behind a symlink; the root is the host's, so its real path is the same place
+        mounts:
+          nsMode.kind === 'bwrap'
+            ? c.config.mounts.map((m) => ({ ...m, containerPath: realPathOrSelf(m.containerPath) }))
+            : c.config.mounts,
         workingDir: c.config.workingDir,
         keepPwd,
         argv,
@@ -795,4 +811,28 @@ function firstHostIP(): string {
     for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   }
   return '127.0.0.1';
+}
+
+/** Creates each missing mount point on the host: a directory for a directory source, else an empty file. */
+function ensureMountPoints(mounts: readonly { hostPath: string; containerPath: string }[]): void {
+  for (const m of mounts) {
+    if (existsSync(m.containerPath)) continue;
+    try {
+      if (statSync(m.hostPath).isDirectory()) mkdirSync(m.containerPath, { recursive: true });
+      else {
+        mkdirSync(dirname(m.containerPath), { recursive: true });
+        writeFileSync(m.containerPath, '', { flag: 'a' });
+      }
+    } catch {
+      // the init (or bwrap) reports the mount failure with the path
+    }
+  }
+}
+
+function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -1,5 +1,5 @@
 // Process runtime with pod namespaces (bwrap or unshare, when this host has them): hostname, mounts, PID 1, exec.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +87,23 @@ for (const { tool, found } of tools) {
       const status = await waitForState(runtime, id, 'CONTAINER_EXITED');
       expect(contents(status.logPath)).toEqual(expect.arrayContaining(['from the volume', 'read-only']));
       expect(readdirSync(target)).toEqual([]);
+    });
+
+    it('mounts at a path whose parents do not exist yet, behind a symlink (the service-account token path)', async () => {
+      const volume = mkdtempSync(join(tmpdir(), 'kube-rx-vol-'));
+      writeFileSync(join(volume, 'token'), 'secret-token\n');
+      // /var/run is a symlink to /run on Debian; the parents below it do not exist yet
+      const target = `/var/run/kube-rx-test-${process.pid}-${Date.now()}/secrets/serviceaccount`;
+      try {
+        const { id } = await run(['cat', `${target}/token`], {
+          mounts: [{ hostPath: volume, containerPath: target, readonly: true }],
+        });
+        const status = await waitForState(runtime, id, 'CONTAINER_EXITED');
+        expect(status.reason).not.toBe('StartError');
+        expect(contents(status.logPath)).toEqual(['secret-token']);
+      } finally {
+        rmSync(target.split('/').slice(0, 4).join('/'), { recursive: true, force: true });
+      }
     });
 
     it('runs the container in its own PID namespace, behind an init that passes SIGTERM on', async () => {
