@@ -34,7 +34,17 @@ function subresourcesOf(def: ResourceDef): Sub[] {
       ? { name: s, kind: 'Binding', verbs: ['create'] }
       : s === 'scale'
         ? { name: s, kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] }
-        : { name: s, kind: def.kind, verbs: ['get', 'patch', 'update'] },
+        : s === 'token'
+          ? {
+              name: s,
+              kind: 'TokenRequest',
+              group: 'authentication.k8s.io',
+              version: 'v1',
+              verbs: ['create'],
+            }
+          : s === 'eviction'
+            ? { name: s, kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] }
+            : { name: s, kind: def.kind, verbs: ['get', 'patch', 'update'] },
   );
 }
 

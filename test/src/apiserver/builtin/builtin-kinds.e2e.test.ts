@@ -383,4 +383,53 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
       expect.objectContaining({ type: 'Approved', status: 'True', reason: 'KubectlApprove' }),
     ]);
   });
+  it('drains a node through evictions, refused while a budget allows no disruption', async () => {
+    await ok(['create', 'namespace', 'drain']);
+    await ok(
+      ['create', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }),
+    );
+    const podOn = (name: string, app: string) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'drain', labels: { app } },
+        spec: {
+          nodeName: 'n1',
+          terminationGracePeriodSeconds: 0,
+          containers: [{ name: 'c', image: 'nginx:1.27' }],
+        },
+      });
+    await ok(['create', '-f', '-'], podOn('guarded', 'db'));
+    await ok(['create', '-f', '-'], podOn('free', 'web'));
+    await ok(['create', 'pdb', 'db', '-n', 'drain', '--selector=app=db', '--min-available=1']);
+    const running = JSON.stringify({ status: { phase: 'Running' } });
+    for (const pod of ['guarded', 'free'])
+      await ok(['patch', 'pod', pod, '-n', 'drain', '--subresource=status', '--type=merge', '-p', running]);
+    await ok([
+      'patch',
+      'pdb',
+      'db',
+      '-n',
+      'drain',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        status: {
+          observedGeneration: 1,
+          disruptionsAllowed: 0,
+          currentHealthy: 1,
+          desiredHealthy: 1,
+          expectedPods: 1,
+        },
+      }),
+    ]);
+    const refused = await kubectl(['drain', 'n1', '--force', '--timeout=2s', '--pod-selector=app=db']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("Cannot evict pod as it would violate the pod's disruption budget.");
+    const drained = await kubectl(['drain', 'n1', '--force', '--timeout=10s', '--pod-selector=app=web']);
+    expect(drained.stdout).toContain('pod/free evicted');
+    expect(await ok(['get', 'pods', '-n', 'drain', '-o', 'name'])).toBe('pod/guarded\n');
+  });
 });
