@@ -49,15 +49,25 @@ const LISTENING = Symbol('kube-rx.podProxyUpgrade');
 /**
  * Makes sure the server that accepted `req` hands upgrade requests (WebSocket exec) to `handler` with
  * a response bound to the raw socket, so they pass through the same authentication and routing as
- * any request. Installed once per server, on its first request.
+ * any request. Installed once per server, on its first request; {@link listenForUpgrades} installs it
+ * when the server is created, so even a server's very first request may be an upgrade.
  */
 export function ensureUpgradeListener(
   req: IncomingMessage,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): void {
-  const server = (req.socket as Socket & { server?: NodeJS.EventEmitter & { [LISTENING]?: boolean } }).server;
-  if (!server || server[LISTENING]) return;
-  server[LISTENING] = true;
+  const server = (req.socket as Socket & { server?: NodeJS.EventEmitter }).server;
+  if (server) listenForUpgrades(server, handler);
+}
+
+/** Routes the server's upgrade requests to `handler` (see {@link upgradeListener}); once per server. */
+export function listenForUpgrades(
+  server: NodeJS.EventEmitter,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): void {
+  const marked = server as NodeJS.EventEmitter & { [LISTENING]?: boolean };
+  if (marked[LISTENING]) return;
+  marked[LISTENING] = true;
   server.on('upgrade', upgradeListener(handler));
 }
 
@@ -211,7 +221,15 @@ function proxyUpgrade(
   path: string,
 ): Promise<void> {
   const client = req.socket;
-  const head = upgradeHeads.get(req) ?? Buffer.alloc(0);
+  const head = upgradeHeads.get(req);
+  if (!head) {
+    // the server's HTTP parser still owns this socket: relaying over it would corrupt the stream
+    throw new ApiStatusError(
+      503,
+      'ServiceUnavailable',
+      'the server is not routing upgrade requests yet; retry',
+    );
+  }
   const headers: Record<string, string | string[]> = {};
   for (const key of UPGRADE_HEADERS) {
     const value = req.headers[key];
