@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGGREGATED_DISCOVERY_TYPE } from '../../../src/apiserver/discovery.ts';
 import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
+import { RESOURCES } from '../../../src/apiserver/resource-table.ts';
 import { podManifest, request, watchLines } from './fixtures/http.ts';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
@@ -34,14 +35,9 @@ describe('embedded API server over HTTP', () => {
         versions: ['v1'],
       });
       const groups = (await request(server, 'GET', '/apis')).body.groups.map((g: { name: string }) => g.name);
-      expect(groups).toEqual([
-        'apps',
-        'batch',
-        'coordination.k8s.io',
-        'policy',
-        'scheduling.k8s.io',
-        'storage.k8s.io',
-      ]);
+      // each group of the resource table exactly once, in table order (kinds are added as rows)
+      expect(groups).toEqual([...new Set(RESOURCES.map((r) => r.group))].filter((g) => g !== ''));
+      expect(groups).toEqual(expect.arrayContaining(['apps', 'batch', 'coordination.k8s.io', 'policy']));
       const coordination = (await request(server, 'GET', '/apis/coordination.k8s.io')).body;
       expect(coordination.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1']);
       expect(coordination.preferredVersion.version).toBe('v1');
@@ -177,11 +173,23 @@ describe('embedded API server over HTTP', () => {
         'BadRequest',
       ],
       [
-        'a protobuf body',
+        'a truncated protobuf envelope',
         'POST',
         '/api/v1/namespaces/default/pods',
         undefined,
-        { raw: 'k8s\u0000', headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } },
+        {
+          raw: 'k8s\u0000\u0012\u0005',
+          headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' },
+        },
+        400,
+        'BadRequest',
+      ],
+      [
+        'a body in a format it does not speak',
+        'POST',
+        '/api/v1/namespaces/default/pods',
+        undefined,
+        { raw: 'a: b', headers: { 'Content-Type': 'application/x-foo' } },
         415,
         'UnsupportedMediaType',
       ],
@@ -190,7 +198,7 @@ describe('embedded API server over HTTP', () => {
         'GET',
         '/api/v1/namespaces/default/pods',
         undefined,
-        { headers: { Accept: 'application/vnd.kubernetes.protobuf' } },
+        { headers: { Accept: 'application/yaml' } },
         406,
         'NotAcceptable',
       ],
