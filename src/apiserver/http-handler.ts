@@ -325,7 +325,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       isPodProxySubresource(group, 'pods', rest[4])
     ) {
       const proxied = { registry, namespace: rest[1]!, name: rest[3]!, subresource: rest[4], query: q };
-      return proxyPodSubresource(req, res, proxied); // pods/log and pods/exec: the kubelet answers
+      return proxyPodSubresource(req, res, proxied); // pods/log, exec and portforward: the kubelet answers
     }
     const target = resolveTarget(table, rest, group, version);
     if (!target)
