@@ -20,6 +20,7 @@ import {
   unsupportedMediaType,
 } from './api-status.ts';
 import { bootstrapObjects } from './builtin/bootstrap-objects.ts';
+import { BUILTIN_VALIDATORS } from './builtin/builtin-validation.ts';
 import { approveCertificateSigningRequest } from './builtin/certificate-signing-request.ts';
 import { CORE_EVENTS, EVENTS_V1, mirrorEvents } from './builtin/event-mirror.ts';
 import { evictPod } from './builtin/eviction.ts';
@@ -364,8 +365,9 @@ export class Registry {
     }
   }
 
-  private invalidIf(def: ResourceDef, object: KubeObject, extra: StatusCause[] = []): void {
-    const causes = [...validateObject(def, object), ...extra];
+  private invalidIf(def: ResourceDef, object: KubeObject, extra: StatusCause[] = [], old?: KubeObject): void {
+    const kindRules = BUILTIN_VALIDATORS[resourceId(def)]?.(object, old) ?? [];
+    const causes = [...validateObject(def, object), ...kindRules, ...extra];
     if (causes.length)
       throw invalid({ group: def.group, kind: def.kind, name: object.metadata?.name }, causes);
   }
@@ -508,7 +510,7 @@ export class Registry {
         { operation: 'UPDATE', def, namespace, name, object: next, oldObject: old, dryRun: options.dryRun },
         this.admissionStore,
       );
-      this.invalidIf(def, next, causes);
+      this.invalidIf(def, next, causes, old);
       if (meta.generation !== undefined && canonical(old.spec) !== canonical(next.spec)) {
         meta.generation = (old.metadata?.generation ?? 0) + 1;
       }

@@ -1,0 +1,180 @@
+// Per-kind validation of the built-in kinds' fields, in upstream's words and field paths, on create and on update.
+import type { KubeObject } from '../../../operators/types.ts';
+import type { StatusCause } from '../api-status.ts';
+
+type Obj = Record<string, unknown>;
+/** One kind's rules: `old` is set on updates. */
+export type KindValidator = (object: KubeObject, old?: KubeObject) => StatusCause[];
+
+const RBAC = 'rbac.authorization.k8s.io';
+
+function list(value: unknown): Obj[] {
+  return Array.isArray(value) ? (value as Obj[]) : [];
+}
+
+function obj(value: unknown): Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
+}
+
+function empty(value: unknown): boolean {
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+const required = (field: string, detail?: string): StatusCause => ({
+  type: 'FieldValueRequired',
+  message: detail ? `Required value: ${detail}` : 'Required value',
+  field,
+});
+const notSupported = (field: string, value: unknown, supported: readonly string[]): StatusCause => ({
+  type: 'FieldValueNotSupported',
+  message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((s) => `"${s}"`).join(', ')}`,
+  field,
+});
+const invalidValue = (field: string, value: unknown, detail: string): StatusCause => ({
+  type: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+  field,
+});
+const forbiddenField = (field: string, detail: string): StatusCause => ({
+  type: 'FieldValueForbidden',
+  message: `Forbidden: ${detail}`,
+  field,
+});
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** Roles and ClusterRoles: each rule names verbs, and either resources with API groups or non-resource URLs. */
+function rules(namespaced: boolean): KindValidator {
+  return (o) => {
+    const out: StatusCause[] = [];
+    list((o as Obj).rules).forEach((r, i) => {
+      const at = `rules[${i}]`;
+      if (empty(r.verbs)) out.push(required(`${at}.verbs`, 'verbs must contain at least one value'));
+      if (!empty(r.nonResourceURLs)) {
+        if (namespaced)
+          out.push(
+            invalidValue(
+              `${at}.nonResourceURLs`,
+              r.nonResourceURLs,
+              'namespaced rules cannot apply to non-resource URLs',
+            ),
+          );
+        if (!empty(r.apiGroups) || !empty(r.resources))
+          out.push(
+            invalidValue(
+              `${at}.nonResourceURLs`,
+              r.nonResourceURLs,
+              'rules cannot apply to both regular resources and non-resource URLs',
+            ),
+          );
+        return;
+      }
+      if (empty(r.apiGroups))
+        out.push(required(`${at}.apiGroups`, 'resource rules must supply at least one api group'));
+      if (empty(r.resources))
+        out.push(required(`${at}.resources`, 'resource rules must supply at least one resource'));
+    });
+    return out;
+  };
+}
+
+/** RoleBindings and ClusterRoleBindings: a roleRef that never changes and well-formed subjects. */
+function binding(namespaced: boolean): KindValidator {
+  return (o, old) => {
+    const out: StatusCause[] = [];
+    const ref = obj((o as Obj).roleRef);
+    if (ref.apiGroup !== RBAC) out.push(notSupported('roleRef.apiGroup', ref.apiGroup ?? '', [RBAC]));
+    const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
+    if (ref.kind !== undefined && !kinds.includes(String(ref.kind)))
+      out.push(notSupported('roleRef.kind', ref.kind, kinds));
+    list((o as Obj).subjects).forEach((s, i) => {
+      const at = `subjects[${i}]`;
+      if (empty(s.name)) out.push(required(`${at}.name`));
+      if (!['ServiceAccount', 'User', 'Group'].includes(String(s.kind)))
+        out.push(notSupported(`${at}.kind`, s.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+      else if (s.kind === 'ServiceAccount') {
+        if (!namespaced && empty(s.namespace)) out.push(required(`${at}.namespace`));
+      } else if (s.apiGroup !== RBAC) out.push(notSupported(`${at}.apiGroup`, s.apiGroup ?? '', [RBAC]));
+    });
+    if (old && !same((old as Obj).roleRef, (o as Obj).roleRef))
+      out.push(invalidValue('roleRef', (o as Obj).roleRef, 'cannot change roleRef'));
+    return out;
+  };
+}
+
+function immutable(fields: readonly string[], wording: (field: string) => StatusCause): KindValidator {
+  return (o, old) => (old ? fields.filter((f) => !same((old as Obj)[f], (o as Obj)[f])).map(wording) : []);
+}
+
+const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
+
+/** The rules, by resource id (`group/resource`, or `resource` for core). */
+export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
+  [`${RBAC}/roles`]: rules(true),
+  [`${RBAC}/clusterroles`]: rules(false),
+  [`${RBAC}/rolebindings`]: binding(true),
+  [`${RBAC}/clusterrolebindings`]: binding(false),
+  'scheduling.k8s.io/priorityclasses': immutable(['value', 'preemptionPolicy'], (f) =>
+    forbiddenField(f, 'may not be changed in an update.'),
+  ),
+  'storage.k8s.io/storageclasses': (o, old) => {
+    const out: StatusCause[] = [];
+    const policy = (o as Obj).reclaimPolicy;
+    if (policy !== undefined && policy !== 'Delete' && policy !== 'Retain')
+      out.push(notSupported('reclaimPolicy', policy, ['Delete', 'Retain']));
+    const mode = (o as Obj).volumeBindingMode;
+    if (mode !== undefined && mode !== 'Immediate' && mode !== 'WaitForFirstConsumer')
+      out.push(notSupported('volumeBindingMode', mode, ['Immediate', 'WaitForFirstConsumer']));
+    return [
+      ...out,
+      ...immutable(['provisioner', 'parameters', 'reclaimPolicy', 'volumeBindingMode'], (f) =>
+        forbiddenField(f, `updates to ${f} are forbidden.`),
+      )(o, old),
+    ];
+  },
+  'node.k8s.io/runtimeclasses': immutable(['handler'], (f) => invalidValue(f, f, 'field is immutable')),
+  persistentvolumeclaims: (o) => {
+    const spec = obj(o.spec);
+    const out: StatusCause[] = [];
+    if (
+      obj(obj(spec.resources).requests).storage === undefined &&
+      empty(spec.dataSource) &&
+      empty(spec.dataSourceRef)
+    )
+      out.push(required('spec.resources[storage]'));
+    for (const [i, m] of list(spec.accessModes).entries()) {
+      const modes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+      if (!modes.includes(String(m))) out.push(notSupported(`spec.accessModes[${i}]`, m, modes));
+    }
+    return out;
+  },
+  'autoscaling/horizontalpodautoscalers': (o) => {
+    const spec = obj(o.spec);
+    const out: StatusCause[] = [];
+    const min = typeof spec.minReplicas === 'number' ? spec.minReplicas : 1;
+    if (min < 1) out.push(invalidValue('spec.minReplicas', min, 'must be greater than or equal to 1'));
+    if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < min)
+      out.push(
+        invalidValue('spec.maxReplicas', spec.maxReplicas, 'must be greater than or equal to `minReplicas`'),
+      );
+    return out;
+  },
+  'networking.k8s.io/ingresses': (o) => {
+    const out: StatusCause[] = [];
+    list(obj(o.spec).rules).forEach((r, i) => {
+      list(obj(r.http).paths).forEach((p, j) => {
+        const at = `spec.rules[${i}].http.paths[${j}]`;
+        if (p.pathType === undefined) out.push(required(`${at}.pathType`, 'pathType must be specified'));
+        else if (!PATH_TYPES.includes(String(p.pathType)))
+          out.push(notSupported(`${at}.pathType`, p.pathType, PATH_TYPES));
+        if ((p.pathType === 'Exact' || p.pathType === 'Prefix') && !String(p.path ?? '').startsWith('/'))
+          out.push(invalidValue(`${at}.path`, p.path ?? '', 'must be an absolute path'));
+      });
+    });
+    return out;
+  },
+};
