@@ -234,6 +234,7 @@ export {
   loadKubeConnection,
 } from '../streams/client-node/kube-config.ts';
 export { type LeaseClient, leaseClient } from '../streams/lease-client.ts';
+export type { ReflectorMetricsSink } from '../streams/list-watch.ts';
 // List-and-watch (the Reflector) and backoff
 export { type ListWatchConfig, listWatch } from '../streams/list-watch.ts';
 export { isConnectionBroken, type ReflectorMemory, reflectorMemory } from '../streams/list-watch-state.ts';
@@ -250,6 +251,7 @@ export {
   type SimulatedRuntimeConfig,
   simulatedRuntime,
 } from '../streams/runtimes/simulated/simulated-runtime.ts';
+export { type StallWindow, stallWindow } from '../streams/stall-window.ts';
 // The embedded API server
 export {
   type ApiServerOptions,
@@ -310,6 +312,8 @@ export {
   prometheusWorkQueueMetrics,
   WORK_QUEUE_DURATION_BUCKETS,
 } from './metrics/prometheus-work-queue-metrics.ts';
+// Reflector restarts and lists in Prometheus (issue 19)
+export { type ReflectorMetrics, reflectorMetrics } from './metrics/reflector-metrics.ts';
 // The node agent (`kube-rx up`)
 export { type NodeAgent, type NodeAgentOptions, startNodeAgent } from './node-agent/node-agent.ts';
 export { NODE_LEASE_NAMESPACE, type NodeLeaseConfig, nodeLease } from './node-agent/node-lease.ts';
