@@ -530,7 +530,12 @@ export class Registry {
       this.afterDelete(def, namespace);
       return event.object;
     }
-    return this.store.commit(resourceId(def), keyOf(def, namespace, name), 'MODIFIED', next).object;
+    const updated = this.store.commit(resourceId(def), keyOf(def, namespace, name), 'MODIFIED', next).object;
+    this.admission.committed(
+      { operation: 'UPDATE', def, namespace, name, object: updated, oldObject: old, subresource },
+      this.admissionStore,
+    );
+    return updated;
   }
 
   private immutableRules(def: ResourceDef, old: KubeObject, next: KubeObject, causes: StatusCause[]): void {

@@ -115,6 +115,27 @@ describe('ResourceQuota admission', () => {
     expect(statusOf(get('resourcequotas', 'default', 'q'))?.used).toEqual({ pods: '1', 'requests.cpu': '1' });
   });
 
+  it('follows a change of spec.hard and a pod turning terminal in the status', () => {
+    const { create, get, registry, def } = registryFixture();
+    create('resourcequotas', 'default', quota('q', { pods: '5' }));
+    create('pods', 'default', pod('a'));
+    const q = get('resourcequotas', 'default', 'q');
+    registry.update(
+      def('resourcequotas'),
+      'default',
+      'q',
+      { ...q, spec: { hard: { pods: '3' } } },
+      undefined,
+    );
+    expect(statusOf(get('resourcequotas', 'default', 'q'))).toEqual({
+      hard: { pods: '3' },
+      used: { pods: '1' },
+    });
+    const a = get('pods', 'default', 'a');
+    registry.update(def('pods'), 'default', 'a', { ...a, status: { phase: 'Failed' } }, 'status');
+    expect(statusOf(get('resourcequotas', 'default', 'q'))?.used).toEqual({ pods: '0' });
+  });
+
   it('frees the quota of terminal pods and ignores other namespaces', () => {
     const { create, registry, def } = registryFixture();
     create('namespaces', undefined, { metadata: { name: 'other' } });
