@@ -165,7 +165,14 @@ describe('authentication and authorization', () => {
     it('keeps the data dir readable by its owner only', () => {
       const data = join(dir, 'data');
       expect(statSync(data).mode & 0o777).toBe(0o700);
-      for (const file of ['ca.crt', 'ca.key', 'apiserver.crt', 'apiserver.key', 'admin.token']) {
+      for (const file of [
+        'ca.crt',
+        'ca.key',
+        'apiserver.crt',
+        'apiserver.key',
+        'admin.token',
+        'objects.jsonl',
+      ]) {
         expect(statSync(join(data, file)).mode & 0o077, file).toBe(0);
       }
     });
