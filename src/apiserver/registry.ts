@@ -110,6 +110,11 @@ function canonical(value: unknown): string {
 function selectorString(selector: unknown): string {
   if (!isPlainObject(selector)) return '';
   const parts: string[] = [];
+  // A ReplicationController's selector is a plain label map.
+  if (selector.matchLabels === undefined && selector.matchExpressions === undefined)
+    return Object.entries(selector)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(',');
   for (const [k, v] of Object.entries((selector.matchLabels as Obj | undefined) ?? {}))
     parts.push(`${k}=${String(v)}`);
   for (const e of (selector.matchExpressions as Obj[] | undefined) ?? []) {

@@ -432,4 +432,26 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
     expect(drained.stdout).toContain('pod/free evicted');
     expect(await ok(['get', 'pods', '-n', 'drain', '-o', 'name'])).toBe('pod/guarded\n');
   });
+  it('scales a replication controller through its scale subresource', async () => {
+    await ok(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        metadata: { name: 'legacy' },
+        spec: {
+          replicas: 1,
+          template: {
+            metadata: { labels: { app: 'legacy' } },
+            spec: { containers: [{ name: 'c', image: 'nginx' }] },
+          },
+        },
+      }),
+    );
+    expect(await ok(['scale', 'rc', 'legacy', '--replicas=3'])).toBe('replicationcontroller/legacy scaled\n');
+    const scale = JSON.parse(
+      await ok(['get', '--raw', '/api/v1/namespaces/default/replicationcontrollers/legacy/scale']),
+    );
+    expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 3 }, status: { selector: 'app=legacy' } });
+  });
 });
