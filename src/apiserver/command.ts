@@ -50,7 +50,11 @@ export function apiserverCommand(): Command {
       'comma list of authorizers tried in order: RBAC (system:masters always allowed), AlwaysAllow',
       'RBAC',
     )
-    .option('--plain-http', 'serve plain HTTP (loopback only)', false)
+    .option(
+      '--plain-http',
+      'serve plain HTTP (loopback only); clients must still send the admin token, and kubectl sends none over plain HTTP (it needs --insecure-allow-unauthenticated there)',
+      false,
+    )
     .option('--bookmark-interval <ms>', 'period of watch bookmarks in milliseconds', (v) => Number(v), 10_000)
     .option(
       '--feature-gates <gates>',
