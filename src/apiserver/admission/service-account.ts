@@ -95,10 +95,14 @@ export const serviceAccountAdmission: AdmissionPlugin = {
     admitPod(request, store);
   },
   committed(request, store) {
-    if (request.operation !== 'CREATE' || request.def.group !== '' || request.def.resource !== 'namespaces')
-      return;
-    if (!store.serves('serviceaccounts')) return;
-    ensureDefaultServiceAccount(store, request.name);
+    if (request.def.group !== '' || !store.serves('serviceaccounts')) return;
+    if (request.operation === 'CREATE' && request.def.resource === 'namespaces')
+      ensureDefaultServiceAccount(store, request.name);
+    // As the ServiceAccount controller does: a deleted `default` comes back unless its namespace is going.
+    if (request.operation === 'DELETE' && request.def.resource === 'serviceaccounts' && request.namespace) {
+      const ns = store.get('namespaces', undefined, request.namespace);
+      if (ns && !ns.metadata?.deletionTimestamp) ensureDefaultServiceAccount(store, request.namespace);
+    }
   },
 };
 

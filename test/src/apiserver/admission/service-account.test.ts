@@ -20,6 +20,17 @@ describe('ServiceAccount admission', () => {
       expect(get('serviceaccounts', ns, 'default').metadata?.name).toBe('default');
   });
 
+  it('brings back a deleted default account, but not in a namespace being deleted', () => {
+    const { create, get, remove, registry, def } = registryFixture();
+    const before = get('serviceaccounts', 'default', 'default').metadata?.uid;
+    remove('serviceaccounts', 'default', 'default');
+    expect(get('serviceaccounts', 'default', 'default').metadata?.uid).not.toBe(before);
+    create('namespaces', undefined, { metadata: { name: 'going' } });
+    registry.delete(def('namespaces'), undefined, 'going', {});
+    expect(() => get('namespaces', undefined, 'going')).toThrow('not found');
+    expect(() => get('serviceaccounts', 'going', 'default')).toThrow('not found');
+  });
+
   it('gives a pod the default account and mounts its token, CA and namespace in every container', () => {
     const { create } = registryFixture();
     const created = create(
