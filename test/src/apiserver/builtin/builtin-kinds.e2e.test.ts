@@ -454,4 +454,27 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
     );
     expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 3 }, status: { selector: 'app=legacy' } });
   });
+  it('shows a core event through events.k8s.io/v1 with its fields renamed', async () => {
+    await ok(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'web.1' },
+        involvedObject: { kind: 'Pod', name: 'web', namespace: 'default' },
+        reason: 'Pulled',
+        message: 'Container image already present',
+        type: 'Normal',
+      }),
+    );
+    const out = await ok(['get', 'events.events.k8s.io', 'web.1']);
+    expect(header(out)).toEqual(['NAME', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE', 'AGE']);
+    expect(out).toMatch(/^web\.1\s+Normal\s+Pulled\s+pod\/web\s+Container image already present\s+/m);
+    const v1 = JSON.parse(await ok(['get', 'events.v1.events.k8s.io', 'web.1', '-o', 'json']));
+    expect(v1).toMatchObject({
+      apiVersion: 'events.k8s.io/v1',
+      note: 'Container image already present',
+      regarding: { name: 'web' },
+    });
+  });
 });
