@@ -1,7 +1,9 @@
 // ResourceQuota admission: a create that would take a namespace over a quota is refused naming it; usage kept in the quota's status.
+import type { KubeObject } from '../../../operators/types.ts';
 import { forbidden } from '../api-status.ts';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionStore } from './admission-chain.ts';
 import { forbiddenMessage } from './admission-chain.ts';
+import { quotaMatches } from './quota-scopes.ts';
 import { counts, formatUsage, printUsage, thousandths, usageOf } from './resource-usage.ts';
 
 type Obj = Record<string, unknown>;
@@ -17,6 +19,7 @@ export function namespaceUsage(
   store: AdmissionStore,
   namespace: string,
   names: readonly string[],
+  governs: (resourceId: string, object: KubeObject) => boolean = () => true,
 ): Record<string, number> {
   const used: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
   const ids = new Set<string>();
@@ -33,7 +36,7 @@ export function namespaceUsage(
   for (const id of ids) {
     if (!store.serves(id)) continue;
     for (const object of store.list(id, namespace)) {
-      if (!counts(id, object)) continue;
+      if (!counts(id, object) || !governs(id, object)) continue;
       const usage = usageOf(id, object);
       for (const name of names) if (usage[name] !== undefined) used[name]! += usage[name]!;
     }
@@ -73,6 +76,7 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
     if (!counts(id, request.object)) return;
     const delta = usageOf(id, request.object);
     for (const quota of store.list(QUOTAS, namespace)) {
+      if (!quotaMatches(quota, id, request.object)) continue;
       const hard = ((quota.spec as Obj | undefined)?.hard ?? {}) as Obj;
       const names = Object.keys(hard).filter((n) => delta[n] !== undefined);
       const missing = missingCompute(request, hard);
@@ -84,7 +88,7 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
           request.def.resource,
         );
       if (names.length === 0) continue;
-      const used = namespaceUsage(store, namespace, names);
+      const used = namespaceUsage(store, namespace, names, (i, o) => quotaMatches(quota, i, o));
       const over = names.filter((n) => used[n]! + delta[n]! > thousandths(hard[n]));
       if (over.length === 0) continue;
       const pick = (from: (n: string) => number) => Object.fromEntries(over.map((n) => [n, from(n)]));
@@ -112,7 +116,7 @@ export function refreshQuotaStatus(store: AdmissionStore, namespace: string): vo
   for (const quota of store.list(QUOTAS, namespace)) {
     const hard = ((quota.spec as Obj | undefined)?.hard ?? {}) as Obj;
     const names = Object.keys(hard);
-    const used = namespaceUsage(store, namespace, names);
+    const used = namespaceUsage(store, namespace, names, (i, o) => quotaMatches(quota, i, o));
     const status = {
       hard: { ...hard },
       used: Object.fromEntries(names.map((n) => [n, formatUsage(n, used[n]!)])),

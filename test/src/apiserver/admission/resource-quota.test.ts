@@ -98,6 +98,81 @@ describe('ResourceQuota admission', () => {
     );
   });
 
+  it.each([
+    ['BestEffort counts a pod without resources', { scopes: ['BestEffort'] }, {}, {}, true],
+    [
+      'BestEffort ignores a pod with requests',
+      { scopes: ['BestEffort'] },
+      { requests: { cpu: '1m' } },
+      {},
+      false,
+    ],
+    [
+      'NotBestEffort counts a pod with limits',
+      { scopes: ['NotBestEffort'] },
+      { limits: { cpu: '1m' } },
+      {},
+      true,
+    ],
+    [
+      'Terminating counts a pod with a deadline',
+      { scopes: ['Terminating'] },
+      {},
+      { activeDeadlineSeconds: 60 },
+      true,
+    ],
+    ['Terminating ignores a pod without one', { scopes: ['Terminating'] }, {}, {}, false],
+    ['NotTerminating counts a pod without one', { scopes: ['NotTerminating'] }, {}, {}, true],
+    [
+      'PriorityClass In counts a pod of that class',
+      {
+        scopeSelector: {
+          matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
+        },
+      },
+      {},
+      { priorityClassName: 'high' },
+      true,
+    ],
+    [
+      'PriorityClass In ignores a pod of another class',
+      {
+        scopeSelector: {
+          matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
+        },
+      },
+      {},
+      { priorityClassName: 'low' },
+      false,
+    ],
+    [
+      'PriorityClass DoesNotExist counts a pod of no class',
+      { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'DoesNotExist' }] } },
+      {},
+      {},
+      true,
+    ],
+  ])('scope %s', (_name, scope, resources, podSpec, governed) => {
+    const { create } = registryFixture();
+    for (const name of ['high', 'low'])
+      create('scheduling.k8s.io/priorityclasses', undefined, { metadata: { name }, value: 10 });
+    create('resourcequotas', 'default', {
+      metadata: { name: 'scoped' },
+      spec: { hard: { pods: '0' }, ...scope },
+    });
+    const out = refusal(() => create('pods', 'default', pod('p', { c: resources }, podSpec)));
+    expect(out?.message.includes('exceeded quota: scoped') ?? false).toBe(governed);
+  });
+
+  it('a scoped quota leaves other kinds alone', () => {
+    const { create } = registryFixture();
+    create('resourcequotas', 'default', {
+      metadata: { name: 'scoped' },
+      spec: { hard: { pods: '0' }, scopes: ['BestEffort'] },
+    });
+    expect(create('configmaps', 'default', { metadata: { name: 'cm' } }).metadata?.name).toBe('cm');
+  });
+
   it('keeps status.hard and status.used current through creates and deletes', () => {
     const { create, get, remove } = registryFixture();
     create('resourcequotas', 'default', quota('q', { pods: '5', 'requests.cpu': '2' }));
