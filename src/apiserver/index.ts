@@ -16,6 +16,7 @@ import { FileJournal } from './file-journal.ts';
 import { createApiHandler } from './http-handler.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { ObjectStore } from './object-store.ts';
+import { listenForUpgrades } from './proxy/pod-proxy.ts';
 import { Registry } from './registry.ts';
 import { RESOURCES, type ResourceDef } from './resource-table.ts';
 import type { ActiveWatch } from './watch-stream.ts';
@@ -213,6 +214,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
         handler,
       )
     : createHttpServer(handler);
+  // upgrade requests (kubectl exec, port-forward) go through the same handler, from the very first request
+  listenForUpgrades(server, handler);
   // Every TCP socket, including ones still in their TLS handshake, so close() can end them all.
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
