@@ -11,6 +11,7 @@ import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { coordinatedElectionController } from '../leader-election/coordinated-election-controller.ts';
 import { type AuthOptions, serverAuth } from './auth/server-auth.ts';
 import { storedServiceAccountVerifier } from './auth/stored-service-account-verifier.ts';
+import { loadServiceAccountKeys } from './builtin/service-account-token.ts';
 import { clientCertificate, servingCertificates } from './certificates.ts';
 import { FileJournal } from './file-journal.ts';
 import { createApiHandler } from './http-handler.ts';
@@ -170,7 +171,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
       'restored',
     );
   }
-  const registry = new Registry(store, options.resources ?? RESOURCES);
+  // the service-account signing key lives in the data dir (0600), so tokens verify across restarts
+  const registry = new Registry(store, options.resources ?? RESOURCES, {
+    serviceAccountKeys: loadServiceAccountKeys(options.dataDir),
+  });
   registry.bootstrap();
 
   const auth = serverAuth(
