@@ -185,7 +185,11 @@ const WORKLOADS: Workload[] = [
     initPods: 4000,
     measurePods: 1000,
     nodeLabels: host,
-    initPod: (i) => withPriority(podDefault(`low-${i}`, 'default', '900m', '500Mi'), 'low-priority', 0),
+    // pod-low-priority sets terminationGracePeriodSeconds 0: with no kubelet, victims go at once.
+    initPod: (i) => {
+      const pod = withPriority(podDefault(`low-${i}`, 'default', '900m', '500Mi'), 'low-priority', 0);
+      return { ...pod, spec: { ...pod.spec!, terminationGracePeriodSeconds: 0 } } as Pod;
+    },
     measurePod: (i) =>
       withPriority(podDefault(`high-${i}`, 'default', '3000m', '500Mi'), 'high-priority', 10),
   },
