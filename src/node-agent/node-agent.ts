@@ -19,11 +19,12 @@ import { informerFactory } from '../informers/informer-factory.ts';
 import type { SharedInformer } from '../informers/shared-informer.ts';
 import { startKubelet } from '../kubelet/kubelet.ts';
 import { kubeletPodConfig } from '../kubelet/kubelet-pod-config.ts';
+import { nodeStatusUpdater } from '../kubelet/node-status/node-status-updater.ts';
 import { ensureSystemPriorityClasses } from '../scheduler/ensure-system-priority-classes.ts';
 import { startScheduler } from '../scheduler/start-scheduler.ts';
 import { type HealthServer, type ReadinessSource, startHealthServer } from './health-server.ts';
 import { nodeLease } from './node-lease.ts';
-import { describeNode, registerNode } from './register-node.ts';
+import { describeNode, nodeStatusConfig, registerNode } from './register-node.ts';
 
 /** Options of {@link startNodeAgent}. Only `nodeName` is required. */
 export interface NodeAgentOptions {
@@ -64,6 +65,13 @@ export interface NodeAgentOptions {
   runKubelet?: boolean;
   /** The kubelet's `--root-dir` (pod volumes, pod logs under `logs/pods`); default `.kube-rx/kubelet`. */
   kubeletRootDir?: string;
+  /**
+   * Serve the kubelet's API (`kubectl logs`, `exec`; /containerLogs, /exec, /pods, /metrics/resource) on
+   * this port. Only with the embedded API server: the server binds 127.0.0.1 and the node's InternalIP is
+   * 127.0.0.1, because it has no authentication yet and must not be reachable from other machines.
+   * Default: no kubelet server.
+   */
+  kubeletPort?: number;
   /** Client-side write rate limit (`--kube-api-qps`, `--kube-api-burst`). */
   qps?: number;
   burst?: number;
@@ -143,7 +151,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     const streams = new Subscription();
     cleanup.push(() => streams.unsubscribe());
 
-    const node = await firstValueFrom(registerNode(client, describeNode(options.nodeName, Date.now())));
+    // with the embedded server everything is on this machine: the node (and its kubelet) is 127.0.0.1
+    const local = embedded !== undefined;
+    const statusSettings = {
+      ...(local ? { nodeIp: '127.0.0.1' } : {}),
+      ...(options.kubeletPort ? { kubeletPort: options.kubeletPort } : {}),
+    };
+    const node = await firstValueFrom(
+      registerNode(client, describeNode(options.nodeName, Date.now(), {}, statusSettings)),
+    );
     logger.info({ uid: node.metadata?.uid }, 'node registered');
     streams.add(
       nodeLease({
@@ -195,9 +211,21 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
         runtime: processRuntime({ logger: options.logger }),
         podConfig: { updates$: podUpdates$, sources: podConfig.sources },
         rootDir: options.kubeletRootDir,
+        ...(local ? { nodeIP: '127.0.0.1' } : {}),
+        ...(local && options.kubeletPort
+          ? { server: { port: options.kubeletPort, address: '127.0.0.1' } }
+          : {}),
         logger: options.logger,
       });
       cleanup.push(() => kubelet.stop());
+      // the node's status and conditions, with heartbeats, every 10 s (a full report at least every 5 min)
+      streams.add(
+        nodeStatusUpdater({
+          client: kubeletClient,
+          statusConfig: nodeStatusConfig(options.nodeName, statusSettings),
+          logger: options.logger,
+        }).subscribe(),
+      );
     }
     streams.add(
       podConfig.updates$.subscribe({

@@ -17,6 +17,7 @@ interface Flags extends PodSourceFlags {
   dataDir?: string;
   kubeconfigOut: string;
   healthPort: number;
+  kubeletPort: number;
   kubeApiQps?: number;
   kubeApiBurst?: number;
   shutdownGracePeriod: string;
@@ -57,6 +58,12 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
       portFlag('--health-port'),
       10248,
     )
+    .option(
+      '--kubelet-port <port>',
+      "the kubelet's HTTPS API for kubectl logs/exec, on 127.0.0.1 with the embedded API server (0: none)",
+      portFlag('--kubelet-port'),
+      10250,
+    )
     .option('--kube-api-qps <qps>', 'client-side write rate limit', positiveNumberFlag('--kube-api-qps'))
     .option('--kube-api-burst <burst>', 'client-side write burst', positiveNumberFlag('--kube-api-burst'))
     .option('--shutdown-grace-period <duration>', 'how long a graceful stop may take', '10s')
@@ -78,6 +85,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           dataDir: flags.dataDir,
           kubeconfigOut: flags.kubeconfigOut,
           healthPort: flags.healthPort,
+          ...(flags.kubeletPort ? { kubeletPort: flags.kubeletPort } : {}),
           qps: flags.kubeApiQps,
           burst: flags.kubeApiBurst,
           logger,
