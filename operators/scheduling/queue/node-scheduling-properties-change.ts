@@ -1,17 +1,9 @@
 // nodeSchedulingPropertiesChange: the specific node update events (allocatable, labels, taints, conditions, annotations) an update makes.
+
 import type { Node, ResourceList } from '../../api/core-v1.ts';
 import { quantityMilliValue } from '../../api/quantity.ts';
+import { deepEqual } from '../../pod-config/deep-equal.ts';
 import { ActionType, type ClusterEvent } from '../framework/interface.ts';
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
 
 /** Empty and missing maps and lists are the same (as Go's semantic equality of nil and empty). */
 function orEmpty<T>(v: T | undefined, empty: T): T {

@@ -1,10 +1,12 @@
 // PriorityQueue: kube-scheduler's scheduling queue (activeQ, backoffQ, unschedulablePods, in-flight pods) as pure state.
+
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
 import type { Pod, PodAffinityTerm } from '../../api/core-v1.ts';
 import { KubeRxError } from '../../errors.ts';
 import { type LabelSelector, labelSelectorFromObject } from '../../label-selector.ts';
 import { type Logger, silentLogger } from '../../logger.ts';
+import { deepEqual } from '../../pod-config/deep-equal.ts';
 import type { KubeObject } from '../../types.ts';
 import {
   ActionType,
@@ -983,19 +985,6 @@ function strippedForUpdate(pod: Pod): unknown {
     status.extendedResourceClaimStatus = pod.status.extendedResourceClaimStatus;
   }
   return { ...pod, metadata, status };
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
 }
 
 /**
