@@ -1,7 +1,9 @@
 // The in-tree registry: every default plugin's name → its factory.
 import type { Registry } from '../framework/interface.ts';
 import { newDefaultBinder } from './default-binder/default-binder.ts';
+import { defaultPreemptionFactory } from './default-preemption/default-preemption.ts';
 import { newImageLocality } from './image-locality/image-locality.ts';
+import { interPodAffinityFactory } from './inter-pod-affinity/inter-pod-affinity.ts';
 import { PLUGIN_NAMES } from './names.ts';
 import { newNodeAffinity } from './node-affinity/node-affinity.ts';
 import { newNodeName } from './node-name/node-name.ts';
@@ -9,6 +11,7 @@ import { newNodePorts } from './node-ports/node-ports.ts';
 import { newNodeResourcesBalancedAllocation } from './node-resources/node-resources-balanced-allocation.ts';
 import { newNodeResourcesFit } from './node-resources/node-resources-fit.ts';
 import { newNodeUnschedulable } from './node-unschedulable/node-unschedulable.ts';
+import { podTopologySpreadFactory } from './pod-topology-spread/pod-topology-spread.ts';
 import { newPrioritySort } from './priority-sort/priority-sort.ts';
 import { newSchedulingGates } from './scheduling-gates/scheduling-gates.ts';
 import { newTaintToleration } from './taint-toleration/taint-toleration.ts';
@@ -28,4 +31,7 @@ export const inTreeRegistry: Registry = Object.freeze({
   [PLUGIN_NAMES.ImageLocality]: newImageLocality,
   [PLUGIN_NAMES.DefaultBinder]: newDefaultBinder,
   // ── PodTopologySpread, InterPodAffinity, DefaultPreemption: their three lines go here ──
+  [PLUGIN_NAMES.PodTopologySpread]: podTopologySpreadFactory(),
+  [PLUGIN_NAMES.InterPodAffinity]: interPodAffinityFactory(),
+  [PLUGIN_NAMES.DefaultPreemption]: defaultPreemptionFactory(),
 });
