@@ -292,7 +292,22 @@ export {
 export { type Kubelet, type KubeletOptions, startKubelet } from './kubelet/kubelet.ts';
 export { loadKubeletConfiguration, parseKubeletConfiguration } from './kubelet/kubelet-configuration.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';
+// The kubelet's status manager, prober and node status
+export {
+  type NodeStatusUpdaterConfig,
+  nodeStatusUpdater,
+} from './kubelet/node-status/node-status-updater.ts';
+export {
+  type ProberManager,
+  type ProberManagerConfig,
+  proberManager,
+} from './kubelet/prober/prober-manager.ts';
 export { type RunKubeletsOptions, runKubelets } from './kubelet/run-kubelets.ts';
+export {
+  type StatusManager,
+  type StatusManagerConfig,
+  statusManager,
+} from './kubelet/status/status-manager.ts';
 export {
   type CoordinatedElectionControllerConfig,
   coordinatedElectionController,
@@ -317,7 +332,13 @@ export { type ReflectorMetrics, reflectorMetrics } from './metrics/reflector-met
 // The node agent (`kube-rx up`)
 export { type NodeAgent, type NodeAgentOptions, startNodeAgent } from './node-agent/node-agent.ts';
 export { NODE_LEASE_NAMESPACE, type NodeLeaseConfig, nodeLease } from './node-agent/node-lease.ts';
-export { describeNode, type NodeObject, registerNode } from './node-agent/register-node.ts';
+export {
+  describeNode,
+  KUBELET_VERSION,
+  type NodeObject,
+  nodeStatusConfig,
+  registerNode,
+} from './node-agent/register-node.ts';
 export { loadSchedulerConfig, parseSchedulerConfig } from './scheduler/config/load-config.ts';
 export { setDefaults as setSchedulerConfigDefaults } from './scheduler/config/set-defaults.ts';
 export type { KubeSchedulerConfiguration } from './scheduler/config/types.ts';
