@@ -24,6 +24,10 @@ describe('kube-rx/informers', () => {
     );
     const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual({ heavy: [], sawInformer: true, exports: true });
+    expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toEqual({
+      heavy: [],
+      sawInformer: true,
+      exports: true,
+    });
   });
 });
