@@ -208,7 +208,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       const kubelet = startKubelet({
         nodeName: options.nodeName,
         client: kubeletClient,
-        runtime: processRuntime({ logger: options.logger }),
+        runtime: processRuntime({ logger: options.logger, ...(local ? { hostIP: '127.0.0.1' } : {}) }),
         podConfig: { updates$: podUpdates$, sources: podConfig.sources },
         rootDir: options.kubeletRootDir,
         ...(local ? { nodeIP: '127.0.0.1' } : {}),
