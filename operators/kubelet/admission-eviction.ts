@@ -1,6 +1,6 @@
 // The eviction manager's admission (eviction_manager.go Admit): under node pressure, refuse what the node cannot afford.
 import type { Pod, Taint } from '../api/core-v1.ts';
-import { toleratesTaint } from './admission-taints.ts';
+import { toleratesTaint } from '../scheduling/plugins/helpers/toleration.ts';
 
 /** The reason the eviction manager refuses (and evicts) pods with. */
 export const EVICTION_REASON = 'Evicted';

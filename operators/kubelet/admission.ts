@@ -1,9 +1,9 @@
 // The kubelet's pod admission (lifecycle/predicate.go): does a pod fit this node next to the pods already admitted?
 import type { Node, Pod, ResourceList, Taint } from '../api/core-v1.ts';
 import { NodeInfo, podHostPorts, podRequests, type Resource } from '../scheduling/framework/node-info.ts';
+import { findMatchingUntoleratedTaint } from '../scheduling/plugins/helpers/toleration.ts';
 import { admitUnderNodePressure } from './admission-eviction.ts';
 import { requiredNodeAffinityMatches } from './admission-node-affinity.ts';
-import { findUntoleratedTaint } from './admission-taints.ts';
 
 /** The outcome of admitting one pod: admitted, or refused with the kubelet's reason and message. */
 export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
@@ -142,7 +142,7 @@ export function generalPredicateFailures(pod: Pod, nodeInfo: NodeInfo): Predicat
   if (ports.some((p) => nodeInfo.usedPorts.conflicts(p))) fail(PREDICATE_FAILURES.nodePorts);
   if (!isStaticPod(pod)) {
     const noExecute = (t: Taint) => t.effect === 'NoExecute';
-    if (findUntoleratedTaint(node.spec?.taints, pod.spec.tolerations, noExecute))
+    if (findMatchingUntoleratedTaint(node.spec?.taints, pod.spec.tolerations, noExecute))
       fail(PREDICATE_FAILURES.taintToleration);
   }
   return failures;
