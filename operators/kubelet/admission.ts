@@ -1,9 +1,9 @@
 // The kubelet's pod admission (lifecycle/predicate.go): does a pod fit this node next to the pods already admitted?
 import type { Node, Pod, ResourceList, Taint } from '../api/core-v1.ts';
 import { NodeInfo, podHostPorts, podRequests, type Resource } from '../scheduling/framework/node-info.ts';
+import { requiredNodeAffinity } from '../scheduling/plugins/helpers/node-selector.ts';
 import { findMatchingUntoleratedTaint } from '../scheduling/plugins/helpers/toleration.ts';
 import { admitUnderNodePressure } from './admission-eviction.ts';
-import { requiredNodeAffinityMatches } from './admission-node-affinity.ts';
 
 /** The outcome of admitting one pod: admitted, or refused with the kubelet's reason and message. */
 export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
@@ -136,7 +136,7 @@ export function generalPredicateFailures(pod: Pod, nodeInfo: NodeInfo): Predicat
   const node = nodeInfo.node!;
   const failures = insufficientResources(pod, nodeInfo);
   const fail = (p: { name: string; reason: string }) => failures.push({ kind: 'predicate', ...p });
-  if (!requiredNodeAffinityMatches(pod, node)) fail(PREDICATE_FAILURES.nodeAffinity);
+  if (!requiredNodeAffinity(pod).match(node)) fail(PREDICATE_FAILURES.nodeAffinity);
   if (pod.spec.nodeName && pod.spec.nodeName !== node.metadata.name) fail(PREDICATE_FAILURES.nodeName);
   const ports = podHostPorts(pod);
   if (ports.some((p) => nodeInfo.usedPorts.conflicts(p))) fail(PREDICATE_FAILURES.nodePorts);
