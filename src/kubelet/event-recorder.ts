@@ -1,10 +1,10 @@
 // kubeletEventRecorder: writes the kubelet's core/v1 Events about a pod (Created, Started, Killing, BackOff, ...).
-import { randomBytes } from 'node:crypto';
 import { firstValueFrom } from 'rxjs';
 import type { Pod } from '../../operators/api/core-v1.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { ApiClient } from '../../streams/api-client.ts';
 import { EVENTS } from '../../streams/resources.ts';
+import { podEvent } from '../events/pod-event.ts';
 
 /** Records one Event about a pod; never throws (a failed write is logged). */
 export type RecordPodEvent = (
@@ -33,31 +33,20 @@ export function kubeletEventRecorder(
   return (pod, type, reason, message, fieldPath) => {
     logger.info({ pod: `${pod.metadata.namespace}/${pod.metadata.name}`, type, reason }, message);
     if (!client) return;
-    const t = now();
-    const stamp = new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-    const namespace = pod.metadata.namespace ?? 'default';
-    const event = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: `${pod.metadata.name ?? 'pod'}.${randomBytes(8).toString('hex')}`, namespace },
-      involvedObject: {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        namespace,
-        name: pod.metadata.name,
-        uid: pod.metadata.uid,
+    const event = podEvent(
+      pod,
+      {
+        type,
+        reason,
+        message,
+        component: 'kubelet',
+        instance: nodeName,
+        host: nodeName,
         ...(fieldPath ? { fieldPath } : {}),
       },
-      reason,
-      message,
-      type,
-      count: 1,
-      firstTimestamp: stamp,
-      lastTimestamp: stamp,
-      source: { component: 'kubelet', host: nodeName },
-      reportingComponent: 'kubelet',
-      reportingInstance: nodeName,
-    };
+      now(),
+    );
+    const namespace = pod.metadata.namespace ?? 'default';
     firstValueFrom(client.create(EVENTS, event, { namespace })).catch((error: unknown) =>
       logger.debug({ err: String(error), reason }, 'could not write event'),
     );

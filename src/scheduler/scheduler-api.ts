@@ -1,10 +1,10 @@
 // The scheduler's API writes over an ApiClient: bind, delete a victim, pod status patches, and core/v1 Events.
-import { randomBytes } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import type { Pod, PodCondition } from '../../operators/api/core-v1.ts';
 import type { SchedulerApi } from '../../operators/scheduling/framework/interface.ts';
 import type { ApiClient } from '../../streams/api-client.ts';
 import { EVENTS, PODS } from '../../streams/resources.ts';
+import { podEvent } from '../events/pod-event.ts';
 
 /** Subscribes, resolving with the last value; aborting `signal` unsubscribes (aborting the request). */
 export function callApi<T>(call$: Observable<T>, signal?: AbortSignal): Promise<T> {
@@ -119,35 +119,20 @@ export function schedulerApi(
       return patchStatus(pod, status, signal);
     },
     async recordEvent(pod, type, reason, action, message, reportingController, signal) {
-      const t = now();
-      const stamp = new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      const event = podEvent(
+        pod,
+        {
+          type,
+          reason,
+          message,
+          action,
+          component: reportingController,
+          instance: options.instance ?? reportingController,
+          withResourceVersion: true,
+        },
+        now(),
+      );
       const namespace = pod.metadata.namespace ?? 'default';
-      const event = {
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: {
-          name: `${pod.metadata.name ?? 'pod'}.${(BigInt(t) * 1_000_000n).toString(16)}${randomBytes(2).toString('hex')}`,
-          namespace,
-        },
-        involvedObject: {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          namespace,
-          name: pod.metadata.name,
-          uid: pod.metadata.uid,
-          resourceVersion: pod.metadata.resourceVersion,
-        },
-        reason,
-        message,
-        type,
-        action,
-        count: 1,
-        firstTimestamp: stamp,
-        lastTimestamp: stamp,
-        source: { component: reportingController },
-        reportingComponent: reportingController,
-        reportingInstance: options.instance ?? reportingController,
-      };
       await callApi(client.create(EVENTS, event, { namespace }), signal);
     },
   };
