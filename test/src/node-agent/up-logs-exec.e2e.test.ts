@@ -57,7 +57,8 @@ describe('kube-rx up: kubectl run, logs and exec', () => {
       if (phase !== 'Running') await new Promise((r) => setTimeout(r, 200));
     }
     expect(phase).toBe('Running');
-    const ips = (await kubectl('get', 'pod', 'web', '-o', 'jsonpath={.status.hostIP} {.status.podIP}')).stdout;
+    const ips = (await kubectl('get', 'pod', 'web', '-o', 'jsonpath={.status.hostIP} {.status.podIP}'))
+      .stdout;
     expect(ips).toBe('127.0.0.1 127.0.0.1');
     let logs = '';
     for (let i = 0; i < 50 && !logs.includes('hello'); i++) {
