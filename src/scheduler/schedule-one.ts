@@ -214,6 +214,8 @@ export class ScheduleOne {
         }
         fitError.diagnosis.postFilterMsg = statusMessage(post.status);
         nominatingInfo = post.result?.nominatingInfo;
+        // as DefaultPreemption's PostFilter counts every attempt, and the victims of a chosen node
+        this.#deps.metrics?.preemption(post.result?.victims);
       }
       this.#attempt('unschedulable', fwk, start);
       return {

@@ -15,7 +15,8 @@ export interface SchedulerMetrics {
   /** scheduler_framework_extension_point_duration_seconds. */
   extensionPoint(point: string, status: string, profile: string, seconds: number): void;
   /** scheduler_preemption_attempts_total / scheduler_preemption_victims. */
-  preemption(victims: number): void;
+  /** One preemption attempt (a PostFilter run); `victims` when it evicted pods for a chosen node. */
+  preemption(victims: number | undefined): void;
 }
 
 /**
@@ -136,7 +137,7 @@ export function schedulerMetrics(registry: Registry): SchedulerMetrics {
     },
     preemption(victims) {
       preemptionAttempts.inc();
-      preemptionVictims.observe(victims);
+      if (victims !== undefined) preemptionVictims.observe(victims);
     },
   };
 }

@@ -201,6 +201,8 @@ export interface NominatingInfo {
 
 export interface PostFilterResult {
   readonly nominatingInfo?: NominatingInfo;
+  /** How many pods the plugin evicted (preemption victims), for scheduler_preemption_victims. */
+  readonly victims?: number;
 }
 
 export interface PostFilterPlugin extends Plugin {

@@ -41,6 +41,7 @@ function harness(
     extra?: Registry;
     plugins?: ResolvedProfile['plugins'];
     clock?: SchedulerLike;
+    metrics?: ConstructorParameters<typeof ScheduleOne>[0]['metrics'];
   } = {},
 ) {
   const rec: Recorded = { binds: [], events: [], patches: [] };
@@ -103,6 +104,7 @@ function harness(
     frameworks: new Map([['default-scheduler', fwk]]),
     api,
     getPod,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const q = queue;
   return {
@@ -292,11 +294,17 @@ describe('ScheduleOne with a PostFilter plugin', () => {
     const nominator = {
       name: 'Nominator',
       postFilter: async () => ({
-        result: { nominatingInfo: { nominatedNodeName: 'n1', mode: 'Override' as const } },
+        result: { nominatingInfo: { nominatedNodeName: 'n1', mode: 'Override' as const }, victims: 2 },
         status: newStatus('Unschedulable', 'preemption: made room on n1'),
       }),
     };
+    const preemptions: (number | undefined)[] = [];
+    const metrics = new Proxy({} as never, {
+      get: (_t, name) =>
+        name === 'preemption' ? (victims: number | undefined) => preemptions.push(victims) : () => {},
+    });
     const h = harness([node('n1', '1')], {
+      metrics,
       extra: { Nominator: () => nominator },
       plugins: {
         queueSort: [{ name: 'PrioritySort' }],
@@ -313,6 +321,8 @@ describe('ScheduleOne with a PostFilter plugin', () => {
       { pod: 'p', condition: expect.objectContaining({ reason: 'Unschedulable', message }), nominated: 'n1' },
     ]);
     expect(h.queue.nominatedPodsForNode('n1').map((i) => i.pod.metadata.name)).toEqual(['p']);
+    // scheduler_preemption_attempts_total and scheduler_preemption_victims
+    expect(preemptions).toEqual([2]);
   });
 });
 

@@ -105,7 +105,7 @@ export class DefaultPreemption implements PostFilterPlugin {
     if (!best?.name) return { status: newStatus('Unschedulable', 'no candidate node for preemption') };
     const prepared = await prepareCandidate(this.#handle, this.name, best, preemptor);
     if (prepared) return { status: prepared };
-    return { result: nominate(best.name) };
+    return { result: { ...nominate(best.name), victims: best.victims.length } };
   }
 
   /** Candidates from the nodes where preemption might help, searched from a random offset. */

@@ -134,6 +134,7 @@ describe('DefaultPreemption PostFilter', () => {
     });
     const out = await bench.postFilter(pod);
     expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node1');
+    expect(out.result?.victims).toBe(2);
     // 4 cpu: vip keeps 1, the preemptor needs 3 → both low pods go (reprieving either leaves < 3 free)
     expect(bench.calls.map((c) => `${c.verb} ${c.pod}`).sort()).toEqual([
       'deletePod big',
