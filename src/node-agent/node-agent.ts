@@ -13,7 +13,7 @@ import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts'
 import { leaseClient } from '../../streams/lease-client.ts';
 import { NODES, PODS } from '../../streams/resources.ts';
 import { processRuntime } from '../../streams/runtimes/process/process-runtime.ts';
-import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
+import { type ApiServerOptions, type RunningApiServer, startApiServer } from '../apiserver/index.ts';
 import { dropManagedFields } from '../informers/drop-managed-fields.ts';
 import { informerFactory } from '../informers/informer-factory.ts';
 import type { SharedInformer } from '../informers/shared-informer.ts';
@@ -72,6 +72,11 @@ export interface NodeAgentOptions {
    * Default: no kubelet server.
    */
   kubeletPort?: number;
+  /** More of the embedded API server's settings (authentication, authorization, feature gates). */
+  apiServer?: Pick<
+    ApiServerOptions,
+    'tokenAuthFile' | 'anonymousAuth' | 'authorizationMode' | 'featureGates'
+  >;
   /** Client-side write rate limit (`--kube-api-qps`, `--kube-api-burst`). */
   qps?: number;
   burst?: number;
@@ -131,6 +136,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
         bindAddress: options.bindAddress,
         dataDir: options.dataDir,
         token: options.token,
+        ...options.apiServer,
         logger: options.logger,
       });
       cleanup.push(() => embedded?.close());

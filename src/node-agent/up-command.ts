@@ -1,7 +1,8 @@
 // `kube-rx up`: runs the node agent against the embedded API server (default) or a cluster, until SIGTERM.
 import { Command, Option } from 'commander';
 import type { Logger } from '../../operators/logger.ts';
-import { portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
+import { KNOWN_FEATURE_GATES } from '../apiserver/index.ts';
+import { featureGatesFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { parseGoDuration } from '../kubelet/go-duration.ts';
 import { addPodSourceOptions, type PodSourceFlags, podSourceOptions } from '../kubelet/pod-source-flags.ts';
@@ -18,6 +19,10 @@ interface Flags extends PodSourceFlags {
   kubeconfigOut: string;
   healthPort: number;
   kubeletPort: number;
+  tokenAuthFile?: string;
+  anonymousAuth: boolean;
+  authorizationMode: string;
+  featureGates?: Record<string, boolean>;
   kubeApiQps?: number;
   kubeApiBurst?: number;
   shutdownGracePeriod: string;
@@ -59,6 +64,22 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
       10248,
     )
     .option(
+      '--token-auth-file <path>',
+      'embedded API server: static tokens, a CSV of token,user,uid,"group1,group2"',
+    )
+    .option(
+      '--anonymous-auth [bool]',
+      'embedded API server: requests without credentials become system:anonymous; off: 401',
+      (v: string) => v !== 'false',
+      false,
+    )
+    .option('--authorization-mode <modes>', 'embedded API server: RBAC or AlwaysAllow', 'RBAC')
+    .option(
+      '--feature-gates <gates>',
+      `embedded API server feature gates (known: ${Object.keys(KNOWN_FEATURE_GATES).join(', ')})`,
+      featureGatesFlag('--feature-gates', KNOWN_FEATURE_GATES),
+    )
+    .option(
       '--kubelet-port <port>',
       "the kubelet's HTTPS API for kubectl logs/exec, on 127.0.0.1 with the embedded API server (0: none)",
       portFlag('--kubelet-port'),
@@ -86,6 +107,12 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           kubeconfigOut: flags.kubeconfigOut,
           healthPort: flags.healthPort,
           ...(flags.kubeletPort ? { kubeletPort: flags.kubeletPort } : {}),
+          apiServer: {
+            ...(flags.tokenAuthFile ? { tokenAuthFile: flags.tokenAuthFile } : {}),
+            anonymousAuth: flags.anonymousAuth,
+            authorizationMode: flags.authorizationMode,
+            ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
+          },
           qps: flags.kubeApiQps,
           burst: flags.kubeApiBurst,
           logger,
