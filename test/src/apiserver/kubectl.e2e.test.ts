@@ -1,44 +1,21 @@
 // kubectl end to end against the embedded API server: create, get, selectors, patches, scale, delete, watch, wait.
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApiServer, startApiServer } from '../../../src/apiserver/index.ts';
+import { KUBECTL, kubectlRunner } from '../../helpers/kubectl.ts';
 
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL)
   console.warn('kubectl end-to-end tests skipped: kubectl is not installed (.ci/run installs it)');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe.skipIf(!KUBECTL)('kubectl against the embedded API server', () => {
   let server: RunningApiServer;
   let dir: string;
   let kubeconfig: string;
 
-  const kubectl = (args: string[], input?: string): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = execFile(
-        KUBECTL!,
-        ['--kubeconfig', kubeconfig, ...args],
-        { timeout: 20_000 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-      if (input !== undefined) child.stdin!.end(input);
-    });
-
-  const ok = async (args: string[], input?: string): Promise<string> => {
-    const r = await kubectl(args, input);
-    expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code).toBe(0);
-    return r.stdout;
-  };
+  const { kubectl, ok } = kubectlRunner(() => kubeconfig);
 
   beforeAll(async () => {
     server = await startApiServer();

@@ -1,6 +1,5 @@
 // Test fixture for the scheduler's end-to-end tests: `kube-rx scheduler` as a child process, and kubectl against a kubeconfig.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -8,7 +7,9 @@ const ROOT = join(import.meta.dirname, '../../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const BIN = join(ROOT, 'bin/kube-rx.js');
 
-export const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
+import { KUBECTL } from '../../helpers/kubectl.ts';
+
+export { KUBECTL };
 
 export interface Run {
   code: number;

@@ -1,6 +1,4 @@
-// Authentication and RBAC end to end: kubectl, raw HTTPS with tokens and client certificates, access reviews.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,15 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Logger, silentLogger } from '../../../../operators/logger.ts';
 import { clientCertificate, servingCertificates } from '../../../../src/apiserver/certificates.ts';
 import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
+import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
 import { request } from '../fixtures/http.ts';
-
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** One HTTPS request with a client certificate and no token. */
 function withCertificate(
@@ -78,17 +69,7 @@ describe('authentication and authorization', () => {
   let dir: string;
   let kubeconfig: string;
 
-  const kubectl = (args: string[], input?: string): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = execFile(
-        KUBECTL!,
-        ['--kubeconfig', kubeconfig, ...args],
-        { timeout: 20_000 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-      if (input !== undefined) child.stdin!.end(input);
-    });
+  const { kubectl } = kubectlRunner(() => kubeconfig);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-rx-auth-'));

@@ -1,42 +1,16 @@
-// kubectl end to end against the built-in kinds and the admission chain: service accounts, RBAC, quotas, priority, ingresses.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
-
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
 
 describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
   let server: RunningApiServer;
   let dir: string;
   let kubeconfig: string;
 
-  const kubectl = (args: string[], input?: string): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = execFile(
-        KUBECTL!,
-        ['--kubeconfig', kubeconfig, ...args],
-        { timeout: 20_000 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-      if (input !== undefined) child.stdin!.end(input);
-    });
-
-  const ok = async (args: string[], input?: string): Promise<string> => {
-    const r = await kubectl(args, input);
-    expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code).toBe(0);
-    return r.stdout;
-  };
+  const { kubectl, ok } = kubectlRunner(() => kubeconfig);
 
   /** The header line of `kubectl get`, split into column names. */
   const header = (out: string): string[] =>

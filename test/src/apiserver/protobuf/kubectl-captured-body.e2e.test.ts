@@ -1,7 +1,7 @@
 // The protobuf bodies kubectl really sends, recorded on their way to the embedded API server, decode to
 // exactly the JSON the same command prints with `--dry-run=client -o json`.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,7 @@ import { type RunningApiServer, startApiServer } from '../../../../src/apiserver
 import { PROTOBUF_CONTENT_TYPE } from '../../../../src/apiserver/protobuf/content-types.ts';
 import { hasProtobufMagic } from '../../../../src/apiserver/protobuf/envelope.ts';
 import { decodeObject } from '../../../../src/apiserver/protobuf/object-codec.ts';
-
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
+import { KUBECTL } from '../../../helpers/kubectl.ts';
 
 interface Recorded {
   method: string;

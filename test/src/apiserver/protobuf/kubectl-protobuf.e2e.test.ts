@@ -1,6 +1,6 @@
 // kubectl's protobuf-sending generators against the embedded API server, and a protobuf watch client.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,8 @@ import { PROTOBUF_CONTENT_TYPE } from '../../../../src/apiserver/protobuf/conten
 import { decodeObject, encodeObject } from '../../../../src/apiserver/protobuf/object-codec.ts';
 import type { WatchEventJson } from '../../../../src/apiserver/protobuf/watch-frame.ts';
 import { WatchFrameDecoder } from '../../../../src/apiserver/protobuf/watch-frame-decoder.ts';
+import { KUBECTL } from '../../../helpers/kubectl.ts';
 
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL) console.warn('kubectl protobuf end-to-end tests skipped: kubectl is not installed');
 
 type Json = Record<string, unknown>;
