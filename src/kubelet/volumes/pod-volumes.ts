@@ -1,5 +1,5 @@
 // podVolumes: materialises a pod's emptyDir, configMap, secret, downwardAPI, projected and hostPath volumes under its pod directory.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Container, KeyToPath, Pod, Volume } from '../../../operators/api/core-v1.ts';
 import { type FieldContext, podFieldValue } from '../../../operators/kubelet/field-path.ts';
@@ -8,12 +8,26 @@ import { resourceFieldValue } from '../../../operators/kubelet/resource-field-va
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { Mount } from '../../../streams/runtimes/runtime.ts';
 import type { KubeObjectReader } from '../kube-objects.ts';
+import type { TokenManager } from '../token/token-manager.ts';
+import { atomicWrite, type FileProjection } from './atomic-writer.ts';
 
 /** Settings of {@link podVolumes}. */
 export interface PodVolumesConfig {
   /** The kubelet's root directory (`--root-dir`); volumes go to `<rootDir>/pods/<uid>/volumes/`. */
   rootDir: string;
   reader: KubeObjectReader;
+  /**
+   * Mints the projected `serviceAccountToken` files (TokenRequest through the token manager). Without
+   * it the `token` file is left out, logged once per pod.
+   */
+  tokens?: TokenManager;
+  /**
+   * Whether a missing `kube-root-ca.crt` fails the projected volume, as upstream (the
+   * root-ca-cert-publisher controller must then run). Default false: the volume goes on without `ca.crt`.
+   */
+  requireRootCA?: boolean;
+  /** Wall clock in ms, for the names of the timestamped data directories; default `Date.now`. */
+  now?: () => number;
   logger?: Logger;
 }
 
@@ -37,6 +51,11 @@ const PLUGIN_DIRS: Record<string, string> = {
   downwardAPI: 'kubernetes.io~downward-api',
   projected: 'kubernetes.io~projected',
 };
+
+/** The kubelet's words for a volume that could not be set up. */
+function setUpFailed(volume: Volume, reason: string): { error: string } {
+  return { error: `MountVolume.SetUp failed for volume "${volume.name}" : ${reason}` };
+}
 
 function pluginOf(volume: Volume): string | undefined {
   return Object.keys(PLUGIN_DIRS).find((k) => volume[k] !== undefined);
@@ -72,8 +91,11 @@ function filesFromKeys(
  * The kubelet's volume manager, reduced to what a host-process runtime needs: each volume is a
  * directory under `<rootDir>/pods/<uid>/volumes/<plugin>/<name>`, written before the containers start
  * and handed to the runtime as mounts. `hostPath` volumes are used as they are; PVCs are refused.
- * The projected service-account token cannot be minted here (no TokenRequest): the `token` file is
- * left out, `ca.crt` and `namespace` are written, and this is logged once per pod.
+ * configMap, secret, downwardAPI and projected volumes are written with {@link atomicWrite} (the
+ * `..data` symlink swap), and again on every mount, so a refreshed token or a changed ConfigMap
+ * replaces the old files at once. A projected `serviceAccountToken` source asks the token manager
+ * for a token bound to the pod (audience, expirationSeconds, boundObjectRef); `remove` drops the
+ * pod's tokens.
  *
  * @param config the root directory and the API reader
  * @returns the volume manager
@@ -83,17 +105,51 @@ export function podVolumes(config: PodVolumesConfig): PodVolumes {
   const warnedToken = new Set<string>();
   const podDir = (uid: string) => join(config.rootDir, 'pods', uid);
 
+  const now = config.now ?? Date.now;
   const writeFiles = async (
     dir: string,
     files: Map<string, { data: string; mode?: number }>,
     defaultMode?: number,
   ) => {
-    await mkdir(dir, { recursive: true });
-    for (const [path, file] of files) {
-      const target = join(dir, path);
-      if (!target.startsWith(dir)) continue;
-      await mkdir(join(target, '..'), { recursive: true });
-      await writeFile(target, file.data, { mode: file.mode ?? defaultMode ?? 0o644 });
+    const payload = new Map<string, FileProjection>();
+    for (const [path, file] of files)
+      payload.set(path, { data: file.data, mode: file.mode ?? defaultMode ?? 0o644 });
+    try {
+      await atomicWrite(dir, payload, now);
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  };
+
+  const serviceAccountToken = async (
+    pod: Pod,
+    source: { path: string; audience?: string; expirationSeconds?: number },
+  ): Promise<{ files: Map<string, { data: string; mode?: number }> } | { error: string }> => {
+    const tokens = config.tokens;
+    const ns = pod.metadata.namespace ?? 'default';
+    const uid = pod.metadata.uid ?? '';
+    if (!tokens) {
+      if (!warnedToken.has(uid)) {
+        warnedToken.add(uid);
+        logger.warn(
+          { pod: `${ns}/${pod.metadata.name}`, path: source.path },
+          'no token manager: the token file is left out of the projected volume',
+        );
+      }
+      return { files: new Map() };
+    }
+    try {
+      const tr = await tokens.getServiceAccountToken(ns, pod.spec.serviceAccountName ?? 'default', {
+        spec: {
+          ...(source.audience ? { audiences: [source.audience] } : {}),
+          expirationSeconds: source.expirationSeconds ?? 3600,
+          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid },
+        },
+      });
+      return { files: new Map([[source.path, { data: tr.status?.token ?? '' }]]) };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
     }
   };
 
@@ -123,6 +179,7 @@ export function podVolumes(config: PodVolumesConfig): PodVolumes {
     podDir,
     async remove(uid) {
       warnedToken.delete(uid);
+      config.tokens?.deleteServiceAccountToken(uid);
       await rm(podDir(uid), { recursive: true, force: true });
     },
     async mount(pod, context) {
@@ -155,9 +212,9 @@ export function podVolumes(config: PodVolumesConfig): PodVolumes {
             `configmap "${name}"`,
             optional,
           );
-          if ('error' in r)
-            return { error: `MountVolume.SetUp failed for volume "${volume.name}" : ${r.error}` };
-          await writeFiles(dir, r.files, defaultMode);
+          if ('error' in r) return setUpFailed(volume, r.error);
+          const failed = await writeFiles(dir, r.files, defaultMode);
+          if (failed) return setUpFailed(volume, failed);
           continue;
         }
         if (plugin === 'secret' && volume.secret) {
@@ -168,16 +225,16 @@ export function podVolumes(config: PodVolumesConfig): PodVolumes {
             `secret "${secretName}"`,
             optional,
           );
-          if ('error' in r)
-            return { error: `MountVolume.SetUp failed for volume "${volume.name}" : ${r.error}` };
-          await writeFiles(dir, r.files, defaultMode);
+          if ('error' in r) return setUpFailed(volume, r.error);
+          const failed = await writeFiles(dir, r.files, defaultMode);
+          if (failed) return setUpFailed(volume, failed);
           continue;
         }
         if (plugin === 'downwardAPI' && volume.downwardAPI) {
           const r = downwardFiles(pod, volume.downwardAPI.items, context);
-          if ('error' in r)
-            return { error: `MountVolume.SetUp failed for volume "${volume.name}" : ${r.error}` };
-          await writeFiles(dir, r.files, volume.downwardAPI.defaultMode);
+          if ('error' in r) return setUpFailed(volume, r.error);
+          const failed = await writeFiles(dir, r.files, volume.downwardAPI.defaultMode);
+          if (failed) return setUpFailed(volume, failed);
           continue;
         }
         if (plugin === 'projected' && volume.projected) {
@@ -187,7 +244,7 @@ export function podVolumes(config: PodVolumesConfig): PodVolumes {
               configMap?: { name: string; items?: KeyToPath[]; optional?: boolean };
               secret?: { name: string; items?: KeyToPath[]; optional?: boolean };
               downwardAPI?: { items?: NonNullable<Volume['downwardAPI']>['items'] };
-              serviceAccountToken?: { path: string };
+              serviceAccountToken?: { path: string; audience?: string; expirationSeconds?: number };
             };
             let r: { files: Map<string, { data: string; mode?: number }> } | { error: string } = {
               files: new Map(),
@@ -207,21 +264,16 @@ export function podVolumes(config: PodVolumesConfig): PodVolumes {
                 s.secret.optional,
               );
             else if (s.downwardAPI) r = downwardFiles(pod, s.downwardAPI.items, context);
-            else if (s.serviceAccountToken && !warnedToken.has(uid)) {
-              warnedToken.add(uid);
-              logger.warn(
-                { pod: `${ns}/${pod.metadata.name}`, volume: volume.name, path: s.serviceAccountToken.path },
-                'cannot mint a service account token (no TokenRequest here); the token file is left out of the projected volume',
-              );
-            }
+            else if (s.serviceAccountToken) r = await serviceAccountToken(pod, s.serviceAccountToken);
             if ('error' in r) {
-              // kube-root-ca.crt may not exist on a bare API server: the projected volume goes on without it
-              if (s.configMap?.name === 'kube-root-ca.crt') continue;
-              return { error: `MountVolume.SetUp failed for volume "${volume.name}" : ${r.error}` };
+              // without the root-ca-cert-publisher the ConfigMap never comes: go on without ca.crt unless told
+              if (s.configMap?.name === 'kube-root-ca.crt' && !config.requireRootCA) continue;
+              return setUpFailed(volume, r.error);
             }
             for (const [k, v] of r.files) files.set(k, v);
           }
-          await writeFiles(dir, files, volume.projected.defaultMode);
+          const failed = await writeFiles(dir, files, volume.projected.defaultMode);
+          if (failed) return setUpFailed(volume, failed);
         }
       }
       return { paths };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Pod, Volume } from '../../../../operators/api/core-v1.ts';
 import type { KubeObjectReader } from '../../../../src/kubelet/kube-objects.ts';
+import { type TokenRequest, tokenManager } from '../../../../src/kubelet/token/token-manager.ts';
 import { containerMounts, type PodVolumes, podVolumes } from '../../../../src/kubelet/volumes/pod-volumes.ts';
 
 let dir: string;
@@ -12,6 +13,10 @@ let volumes: PodVolumes;
 const reader: KubeObjectReader = {
   configMap: async (_ns, name) => (name === 'cm' ? { data: { a: 'A', b: 'B' } } : undefined),
   secret: async (_ns, name) => (name === 's' ? { data: { password: 'hunter2' } } : undefined),
+};
+const caReader: KubeObjectReader = {
+  ...reader,
+  configMap: async (_ns, name) => (name === 'kube-root-ca.crt' ? { data: { 'ca.crt': 'CA' } } : undefined),
 };
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kube-rx-volumes-'));
@@ -114,4 +119,103 @@ describe('podVolumes', () => {
     const result = await volumes.mount(pod([{ name: 'v', configMap: { name: 'nope', optional: true } }]), {});
     expect('paths' in result).toBe(true);
   });
+});
+
+describe('podVolumes with a token manager', () => {
+  const saVolume: Volume = {
+    name: 'kube-api-access-x',
+    projected: {
+      defaultMode: 0o644,
+      sources: [
+        { serviceAccountToken: { path: 'token', audience: 'vault', expirationSeconds: 7200 } },
+        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      ],
+    },
+  };
+  const saPod = (): Pod => {
+    const p = pod([saVolume]);
+    p.spec.serviceAccountName = 'builder';
+    return p;
+  };
+  const projectedDir = () => join(base(), 'kubernetes.io~projected', 'kube-api-access-x');
+
+  it('asks for a token bound to the pod, writes it, rewrites it after a refresh and forgets it on removal', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const asked: { ns: string; name: string; request: TokenRequest }[] = [];
+    let n = 0;
+    const tokens = tokenManager({
+      getToken: async (ns, name, request) => {
+        asked.push({ ns, name, request });
+        n++;
+        return {
+          ...request,
+          status: { token: `token-${n}`, expirationTimestamp: new Date(now + 7_200_000).toISOString() },
+        };
+      },
+      now: () => now,
+      random: () => 0,
+    });
+    const withTokens = podVolumes({ rootDir: dir, reader: caReader, tokens, now: () => now });
+    const first = await withTokens.mount(saPod(), {});
+    if ('error' in first) throw new Error(first.error);
+    expect(asked).toEqual([
+      {
+        ns: 'ns',
+        name: 'builder',
+        request: {
+          spec: {
+            audiences: ['vault'],
+            expirationSeconds: 7200,
+            boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'web', uid: 'u1' },
+          },
+        },
+      },
+    ]);
+    expect(await readFile(join(projectedDir(), 'token'), 'utf8')).toBe('token-1');
+    expect(await readFile(join(projectedDir(), 'ca.crt'), 'utf8')).toBe('CA');
+    await withTokens.mount(saPod(), {});
+    expect(asked).toHaveLength(1);
+    now += 100 * 60_000; // past 80 % of two hours
+    await withTokens.mount(saPod(), {});
+    expect(asked).toHaveLength(2);
+    expect(await readFile(join(projectedDir(), 'token'), 'utf8')).toBe('token-2');
+    expect(tokens.size).toBe(1);
+    await withTokens.remove('u1');
+    expect(tokens.size).toBe(0);
+  });
+
+  it('a token that cannot be had fails the volume with the token manager words', async () => {
+    const tokens = tokenManager({
+      getToken: async () => {
+        throw new Error('serviceaccounts "builder" not found');
+      },
+    });
+    const withTokens = podVolumes({ rootDir: dir, reader: caReader, tokens });
+    expect(await withTokens.mount(saPod(), {})).toEqual({
+      error:
+        'MountVolume.SetUp failed for volume "kube-api-access-x" : failed to fetch token: serviceaccounts "builder" not found',
+    });
+  });
+
+  it.each([
+    { requireRootCA: false, result: 'mounted' },
+    {
+      requireRootCA: true,
+      result:
+        'MountVolume.SetUp failed for volume "kube-api-access-x" : configmap "kube-root-ca.crt" not found',
+    },
+  ])(
+    'a missing kube-root-ca.crt with requireRootCA $requireRootCA: $result',
+    async ({ requireRootCA, result }) => {
+      const tokens = tokenManager({
+        getToken: async (_ns, _n, request) => ({
+          ...request,
+          status: { token: 't', expirationTimestamp: new Date(Date.now() + 3_600_000).toISOString() },
+        }),
+      });
+      const v = podVolumes({ rootDir: dir, reader, tokens, requireRootCA });
+      const r = await v.mount(saPod(), {});
+      expect('error' in r ? r.error : 'mounted').toBe(result);
+    },
+  );
 });
