@@ -2,7 +2,11 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { Pod, PodCondition } from '../../operators/api/core-v1.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
-import type { Extender } from '../../operators/scheduling/framework/extender.ts';
+import {
+  type Extender,
+  extendersBinding,
+  writeExtenders,
+} from '../../operators/scheduling/framework/extender.ts';
 import {
   addPluginStatus,
   FitError,
@@ -80,7 +84,8 @@ const uidOf = (pod: Pod) => pod.metadata.uid ?? fullName(pod);
  * Scheduling cycle: skip a pod being deleted (FailedScheduling "skip schedule deleting pod") or already
  * assumed; update the snapshot; run the algorithm; on a FitError run PostFilter (preemption) and fail;
  * assume the pod on the chosen node; Reserve; Permit; activate the pods plugins asked for.
- * Binding cycle: WaitOnPermit, `queue.done`, PreBind, Bind, finishBinding, the Scheduled event
+ * Binding cycle: WaitOnPermit, `queue.done`, PreBind, Bind (a binder extender interested in the pod, else
+ * the Bind plugins), finishBinding, the Scheduled event
  * "Successfully assigned ns/name to node", PostBind; on a failure Unreserve, forget the assumed pod,
  * retry other pods (AssignedPodDelete) and hand the pod to the failure handler.
  * Failure handler: re-read the pod (gone or bound: only `done`); requeue it with its rejecting plugins;
@@ -157,6 +162,7 @@ export class ScheduleOne {
     }
     const start = this.#clock.now();
     const state = new CycleState();
+    writeExtenders(state, this.#deps.extenders ?? []);
     const result = await this.#schedulingCycle(state, fwk, podInfo, start);
     if (!result.host) {
       await this.#failureHandler(
@@ -274,7 +280,7 @@ export class ScheduleOne {
       await fail(preBind!);
       return;
     }
-    let bind = await fwk.runBindPlugins(state, assumed, host, signal);
+    let bind = await this.#bind(state, fwk, assumed, host, signal);
     if (bind?.code === 'Skip') bind = asStatus(new Error(`no bind plugin bound pod ${fullName(assumed)}`));
     if (!isSuccess(bind)) {
       await fail(bind!);
@@ -299,6 +305,22 @@ export class ScheduleOne {
     );
     fwk.runPostBindPlugins(state, assumed, host);
     this.#activate(state);
+  }
+
+  /** A binder extender interested in the pod binds it; otherwise the Bind plugins do (upstream's bind). */
+  async #bind(
+    state: CycleState,
+    fwk: Framework,
+    assumed: Pod,
+    host: string,
+    signal: AbortSignal,
+  ): Promise<Status | undefined> {
+    const extenders = this.#deps.extenders ?? [];
+    if (extenders.length > 0) {
+      const byExtender = await extendersBinding(extenders, assumed, host, signal);
+      if (byExtender.bound) return byExtender.error ? asStatus(byExtender.error) : undefined;
+    }
+    return fwk.runBindPlugins(state, assumed, host, signal);
   }
 
   async #bindingCycleError(

@@ -46,6 +46,7 @@ import { enabledPluginNames, setDefaults } from './config/set-defaults.ts';
 import { EXTENSION_POINTS, type ExtensionPoint, type KubeSchedulerConfiguration } from './config/types.ts';
 import { validateConfiguration } from './config/validate-configuration.ts';
 import { addEventHandlers } from './event-handlers.ts';
+import { buildExtenders } from './extender/build-extenders.ts';
 import { withExtensionPointMetrics } from './extension-point-metrics.ts';
 import { type PriorityClass, priorityResolver } from './priority-resolver.ts';
 import { ScheduleOne } from './schedule-one.ts';
@@ -149,9 +150,12 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
     ...options.outOfTreeRegistry,
   };
   const known = new Set(Object.keys(registry));
-  const config = setDefaults(options.config ?? {}, { available: (n) => known.has(n) });
-  const errors = validateConfiguration(config, { knownPlugins: known });
+  const defaulted = setDefaults(options.config ?? {}, { available: (n) => known.has(n) });
+  const errors = validateConfiguration(defaulted, { knownPlugins: known });
   if (errors.length) throwFieldErrors('config', errors);
+  // HTTP extenders (ignorable ones last); their ignoredByScheduler resources go to NodeResourcesFit's args.
+  const built = buildExtenders(defaulted);
+  const config = built.config;
 
   const clock = options.scheduler ?? asyncScheduler;
   const pods = informers.forResource(PODS);
@@ -255,6 +259,7 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
     api,
     getPod,
     percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
+    ...(built.extenders.length > 0 ? { extenders: built.extenders } : {}),
     scheduler: clock,
     ...(options.random ? { random: options.random } : {}),
     ...(metrics ? { metrics } : {}),
@@ -310,6 +315,7 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
         for (const r of registrations) r.remove();
         queue.close();
         scheduleOne.stop();
+        built.close();
         await scheduleOne.drain();
         if (ownInformers) informers.shutdown();
       })();

@@ -1,5 +1,6 @@
 // Extender: the port a scheduler extender (an HTTP webhook upstream) plugs into the scheduling algorithm through.
 import type { Pod } from '../../api/core-v1.ts';
+import type { CycleState, NodeInfoLister } from './interface.ts';
 import type { NodeInfo } from './node-info.ts';
 
 /** Extender scores are 0..MAX_EXTENDER_PRIORITY; the algorithm scales them to the 0..100 node score. */
@@ -10,6 +11,12 @@ export interface ExtenderFilterResult {
   readonly feasible: readonly NodeInfo[];
   readonly failed: Readonly<Record<string, string>>;
   readonly failedAndUnresolvable: Readonly<Record<string, string>>;
+}
+
+/** The pods preemption would evict on one node, and how many PodDisruptionBudgets that violates (upstream's Victims). */
+export interface Victims {
+  readonly pods: readonly Pod[];
+  readonly numPDBViolations: number;
 }
 
 export interface HostPriority {
@@ -42,6 +49,33 @@ export interface Extender {
     nodes: readonly NodeInfo[],
   ): Promise<{ scores: readonly HostPriority[]; weight: number }>;
   bind(pod: Pod, nodeName: string, signal: AbortSignal): Promise<void>;
+  /** True when the extender takes part in preemption (has a preemptVerb). Absent: false. */
+  supportsPreemption?(): boolean;
+  /**
+   * Upstream's ProcessPreemption: given the candidate nodes and their victims, returns the nodes (and
+   * victims, which may differ) the extender agrees to; pods are resolved against `nodeInfos`.
+   */
+  processPreemption?(
+    pod: Pod,
+    nodeNameToVictims: ReadonlyMap<string, Victims>,
+    nodeInfos: NodeInfoLister,
+  ): Promise<Map<string, Victims>>;
+}
+
+/** The CycleState key under which a scheduling cycle carries the scheduler's extenders (for PostFilter). */
+export const EXTENDERS_STATE_KEY = 'kube-rx/extenders';
+
+/**
+ * Records the scheduler's extenders in the cycle's state, so PostFilter plugins (DefaultPreemption) can
+ * consult them as upstream's handle.Extenders(). Cloned states share the list.
+ */
+export function writeExtenders(state: CycleState, extenders: readonly Extender[]): void {
+  if (extenders.length > 0) state.write(EXTENDERS_STATE_KEY, extenders);
+}
+
+/** The extenders of this cycle (none when the scheduler has none). */
+export function extendersOf(state: CycleState): readonly Extender[] {
+  return state.read<readonly Extender[]>(EXTENDERS_STATE_KEY) ?? [];
 }
 
 /**

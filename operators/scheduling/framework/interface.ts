@@ -291,6 +291,19 @@ export interface SchedulerApi {
   ): Promise<void>;
   /** Sets (or with '' clears) status.nominatedNodeName. */
   setNominatedNodeName(pod: Pod, nodeName: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Records a core/v1 Event about a pod, reported by `reportingController` (the profile's scheduler
+   * name), e.g. DefaultPreemption's `Preempted` on a victim. Optional: without it no Event is written.
+   */
+  recordEvent?(
+    pod: Pod,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    action: string,
+    message: string,
+    reportingController: string,
+    signal?: AbortSignal,
+  ): Promise<void>;
 }
 
 /**

@@ -60,7 +60,24 @@ export interface ExtenderManagedResource {
   ignoredByScheduler?: boolean;
 }
 
-/** An HTTP extender; built later (see docs/scheduler.md), validated now. */
+/**
+ * TLS settings of an HTTPS extender (upstream's ExtenderTLSConfig). The `*Data` fields are base64 PEM, as
+ * a Go []byte in YAML; a file and its data together: the data wins.
+ */
+export interface ExtenderTLSConfig {
+  /** Do not verify the server's certificate (testing only). */
+  insecure?: boolean;
+  /** The name to verify the certificate against (SNI), instead of the URL's host. */
+  serverName?: string;
+  certFile?: string;
+  keyFile?: string;
+  caFile?: string;
+  certData?: string;
+  keyData?: string;
+  caData?: string;
+}
+
+/** An HTTP extender (src/scheduler/extender/http-extender.ts calls it). */
 export interface Extender {
   urlPrefix: string;
   filterVerb?: string;
@@ -69,6 +86,7 @@ export interface Extender {
   bindVerb?: string;
   weight?: number;
   enableHTTPS?: boolean;
+  tlsConfig?: ExtenderTLSConfig;
   httpTimeout?: string;
   nodeCacheCapable?: boolean;
   managedResources?: ExtenderManagedResource[];

@@ -1,5 +1,6 @@
 // DefaultPreemption: the PostFilter that makes room for an unschedulable pod by evicting lower-priority pods on one node.
 import type { Pod } from '../../../api/core-v1.ts';
+import { extendersOf } from '../../framework/extender.ts';
 import { fitErrorMessage, newDiagnosis } from '../../framework/fit-error.ts';
 import type {
   CycleState,
@@ -10,6 +11,7 @@ import type {
   PostFilterResult,
 } from '../../framework/interface.ts';
 import { asStatus, newStatus, type Status, statusMessage } from '../../framework/status.ts';
+import { callExtenders } from './call-extenders.ts';
 import {
   type DefaultPreemptionArgs,
   defaultDefaultPreemptionArgs,
@@ -74,8 +76,8 @@ export class DefaultPreemption implements PostFilterPlugin {
   }
 
   /**
-   * The pipeline: re-read the preemptor → check eligibility → find candidates by dry run → pick one →
-   * evict its victims → nominate the node.
+   * The pipeline: re-read the preemptor → check eligibility → find candidates by dry run → let the
+   * cycle's extenders narrow them (upstream's callExtenders) → pick one → evict its victims → nominate the node.
    */
   async preempt(state: CycleState, pod: Pod, statuses: NodeToStatus): Promise<Outcome> {
     const preemptor = this.#handle.getPod(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
@@ -101,7 +103,10 @@ export class DefaultPreemption implements PostFilterPlugin {
         status: newStatus('Unschedulable', fitErrorMessage(found.numAllNodes, diagnosis)),
       };
     }
-    const best = this.selectCandidate(found.candidates);
+    // The extenders that take part in preemption may drop candidates or change their victims.
+    const consulted = await callExtenders(extendersOf(state), preemptor, found.candidates, snapshot);
+    if (consulted.status) return { status: consulted.status };
+    const best = this.selectCandidate(consulted.candidates);
     if (!best?.name) return { status: newStatus('Unschedulable', 'no candidate node for preemption') };
     const prepared = await prepareCandidate(this.#handle, this.name, best, preemptor);
     if (prepared) return { status: prepared };

@@ -28,26 +28,57 @@ function hasCondition(pod: Pod, c: PodCondition): boolean {
   );
 }
 
+/** The message of the `Preempted` Event a victim gets, upstream's words. */
+export function preemptedMessage(preemptor: Pod, nodeName: string): string {
+  return `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${nodeName}`;
+}
+
 /**
- * Preempts one victim: a pod waiting at Permit is rejected ("preempted"); any other gets the
- * DisruptionTarget condition (reason PreemptionByScheduler) and is deleted with its grace period
- * (already gone counts as done).
+ * Preempts one victim on `nodeName`: a pod waiting at Permit is rejected ("preempted"); any other gets
+ * the DisruptionTarget condition (reason PreemptionByScheduler) and is deleted with its grace period (a
+ * victim already gone is done, without an Event). Then the victim gets a Normal `Preempted` Event
+ * (action Preempting) "Preempted by pod <preemptor uid> on node <node>".
  */
 export async function preemptVictim(
   handle: FrameworkHandle,
   plugin: string,
   preemptor: Pod,
   victim: Pod,
+  nodeName: string = victim.spec.nodeName ?? '',
 ): Promise<void> {
-  if (victim.metadata.uid && handle.rejectWaitingPod(victim.metadata.uid, plugin, 'preempted')) return;
   const signal = new AbortController().signal;
-  const condition = preemptionCondition(preemptor);
-  if (!hasCondition(victim, condition)) await handle.api.patchPodCondition(victim, condition, signal);
-  try {
-    await handle.api.deletePod(victim, signal);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
+  const waiting = Boolean(
+    victim.metadata.uid && handle.rejectWaitingPod(victim.metadata.uid, plugin, 'preempted'),
+  );
+  if (!waiting) {
+    const condition = preemptionCondition(preemptor);
+    try {
+      if (!hasCondition(victim, condition)) await handle.api.patchPodCondition(victim, condition, signal);
+      await handle.api.deletePod(victim, signal);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      return;
+    }
   }
+  const record = handle.api.recordEvent;
+  if (!record) return;
+  await record
+    .call(
+      handle.api,
+      victim,
+      'Normal',
+      'Preempted',
+      'Preempting',
+      preemptedMessage(preemptor, nodeName),
+      preemptor.spec.schedulerName ?? 'default-scheduler',
+      signal,
+    )
+    .catch((error: unknown) => {
+      handle.logger.warn(
+        { err: String(error), pod: `${victim.metadata.namespace}/${victim.metadata.name}` },
+        'could not record event',
+      );
+    });
 }
 
 /**
@@ -61,8 +92,10 @@ export async function prepareCandidate(
   candidate: Candidate,
   preemptor: Pod,
 ): Promise<Status | undefined> {
+  // A victim already being deleted needs no second deletion (nor an Event).
+  const victims = candidate.victims.filter((v) => !v.metadata.deletionTimestamp);
   const results = await Promise.allSettled(
-    candidate.victims.map((v) => preemptVictim(handle, plugin, preemptor, v)),
+    victims.map((v) => preemptVictim(handle, plugin, preemptor, v, candidate.name)),
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) return asStatus(failed.reason);
