@@ -32,6 +32,7 @@ import type { ContainerRuntime } from '../../streams/runtimes/runtime.ts';
 import { kubeletEventRecorder } from './event-recorder.ts';
 import { kubeObjectReader } from './kube-objects.ts';
 import { kubeRuntimeManager } from './kuberuntime/kuberuntime-manager.ts';
+import { masterServiceEnv } from './kuberuntime/master-service-env.ts';
 import { mirrorPodClient } from './mirror-pods.ts';
 import { prober } from './prober/prober.ts';
 import { type ProberManager, proberManager } from './prober/prober-manager.ts';
@@ -42,6 +43,8 @@ import {
 } from './server/start-kubelet-server.ts';
 import { type StatusManager, statusManager } from './status/status-manager.ts';
 import { syncLoop } from './sync-loop.ts';
+import { tokenManager } from './token/token-manager.ts';
+import { tokenRequestClient } from './token/token-request-client.ts';
 import { podVolumes } from './volumes/pod-volumes.ts';
 
 /** Settings of {@link startKubelet}; the kubelet's defaults where it has them. */
@@ -112,7 +115,9 @@ export function startKubelet(options: KubeletOptions): Kubelet {
   const maxPods = options.maxPods ?? 110;
   const recordEvent = kubeletEventRecorder(client, nodeName, logger);
   const reader = kubeObjectReader(client);
-  const volumes = podVolumes({ rootDir, reader, logger });
+  // projected service-account tokens through TokenRequest, refreshed on remount (pkg/kubelet/token)
+  const tokens = tokenManager({ getToken: tokenRequestClient(client), logger });
+  const volumes = podVolumes({ rootDir, reader, tokens, logger });
   const podManager = new PodManager();
   const rejected = new Set<string>();
   const seenSources = new Set<string>();
@@ -187,6 +192,8 @@ export function startKubelet(options: KubeletOptions): Kubelet {
       startup: (id) => startup.get(id) as 'Success' | 'Failure' | undefined,
     },
     backOff: new CrashLoopBackOff(),
+    // in-cluster clients find the API server the kubelet talks to (KUBERNETES_SERVICE_HOST/PORT)
+    serviceEnv: masterServiceEnv((client as { server?: unknown }).server as string | undefined),
     logger,
   });
 
@@ -487,6 +494,7 @@ export function startKubelet(options: KubeletOptions): Kubelet {
     }).subscribe({ error: (error: unknown) => logger.error({ err: String(error) }, 'sync loop stopped') }),
   );
   subscription.add(status.run().subscribe());
+  subscription.add(tokens.cleanup$(60_000, scheduler).subscribe());
   subscription.add(
     options.podConfig.updates$.subscribe({
       next: (u) => updates$.next(u),

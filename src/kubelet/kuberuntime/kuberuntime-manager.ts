@@ -58,6 +58,11 @@ export interface KubeRuntimeManagerConfig {
   /** Failed liveness/startup probes by runtime container id. */
   probes?: ProbeLookup;
   backOff?: CrashLoopBackOff;
+  /**
+   * Variables every container gets after its own (the master service's KUBERNETES_SERVICE_HOST, ...;
+   * see `masterServiceEnv`); a name the container sets itself keeps the container's value.
+   */
+  serviceEnv?: readonly { key: string; value: string }[];
   /** Wall clock in ms (runtime timestamps are wall clock). */
   now?: () => number;
   logger?: Logger;
@@ -230,6 +235,8 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       config.recordEvent(pod, 'Warning', 'Failed', `Error: ${env.error}`, fieldPath);
       return false;
     }
+    const own = new Set(env.env.map((e) => e.key));
+    for (const e of config.serviceEnv ?? []) if (!own.has(e.key)) env.env.push({ ...e });
     const previous = findContainerStatus(status, container.name);
     const attempt = previous ? previous.attempt + 1 : 0;
     const { command, args } = expandContainerCommand(container, env.env);
@@ -365,6 +372,33 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
     }
   };
 
+  const volumeContext = (sandboxIP: string) => {
+    const node = config.node();
+    return {
+      podIP: sandboxIP,
+      podIPs: sandboxIP ? [sandboxIP] : [],
+      hostIP: node.hostIP,
+      hostIPs: node.hostIP ? [node.hostIP] : [],
+    };
+  };
+
+  /**
+   * Writes a running pod's file volumes again (the volume manager's remount of configMap, secret,
+   * downwardAPI and projected volumes), so a token past 80 % of its life and changed ConfigMaps
+   * reach the files; a failure is an event, and the containers keep running on the old files.
+   */
+  const refreshVolumes = async (pod: Pod, sandboxId: string) => {
+    const remountable = (pod.spec.volumes ?? []).some(
+      (v) => v.projected || v.configMap || v.secret || v.downwardAPI,
+    );
+    if (!remountable) return;
+    const sandboxIP = (await runtime.podSandboxStatus(sandboxId).catch(() => undefined))?.ip ?? '';
+    const mounted = await config.volumes.mount(pod, volumeContext(sandboxIP)).catch((error: unknown) => ({
+      error: error instanceof Error ? error.message : String(error),
+    }));
+    if ('error' in mounted) config.recordEvent(pod, 'Warning', 'FailedMount', mounted.error);
+  };
+
   const manager: KubeRuntimeManager = {
     runtimeName: runtime.name,
 
@@ -433,16 +467,11 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
           actions.nextInitContainerToStart === undefined &&
           actions.containersToStart.length === 0)
       ) {
+        if (sandboxId && !actions.killPod) await refreshVolumes(pod, sandboxId);
         return { waitingReasons: new Map(reasonsOf(uid)), changed };
       }
       const sandboxIP = (await runtime.podSandboxStatus(sandboxId).catch(() => undefined))?.ip ?? '';
-      const node = config.node();
-      const mounted = await config.volumes.mount(pod, {
-        podIP: sandboxIP,
-        podIPs: sandboxIP ? [sandboxIP] : [],
-        hostIP: node.hostIP,
-        hostIPs: node.hostIP ? [node.hostIP] : [],
-      });
+      const mounted = await config.volumes.mount(pod, volumeContext(sandboxIP));
       if ('error' in mounted) {
         config.recordEvent(pod, 'Warning', 'FailedMount', mounted.error);
         for (const c of pod.spec.containers)
