@@ -1,0 +1,197 @@
+// schedulePod with extenders: upstream's TestSchedulerWithExtenders table (filters in turn, scores × weight × 10, ignorable and uninterested extenders).
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import { newFramework } from '../../../../operators/scheduling/framework/framework.ts';
+import type {
+  CycleState,
+  Plugin,
+  PluginFactory,
+  Registry,
+} from '../../../../operators/scheduling/framework/interface.ts';
+import type { NodeInfo } from '../../../../operators/scheduling/framework/node-info.ts';
+import {
+  newSchedulingAlgorithmState,
+  schedulePod,
+} from '../../../../operators/scheduling/framework/schedule-pod.ts';
+import {
+  errorPredicate,
+  errorPrioritizer,
+  FakeExtender,
+  type FakeExtenderOptions,
+  falsePredicate,
+  node1Predicate,
+  node1Prioritizer,
+  node2Predicate,
+  node2Prioritizer,
+  truePredicate,
+} from './fake-extender.ts';
+import { fakeDeps, makeNode, makePod, newState, nodeInfo } from './fixtures.ts';
+
+const score =
+  (name: string, fn: (n: NodeInfo) => number): PluginFactory =>
+  () =>
+    ({ name, score: (_s: CycleState, _p: Pod, n: NodeInfo) => fn(n) }) as Plugin;
+
+const registry: Registry = {
+  TrueFilter: () => ({ name: 'TrueFilter', filter: () => undefined }) as Plugin,
+  EqualPrioritizer: score('EqualPrioritizer', () => 1),
+  Node2Prioritizer: score('Node2Prioritizer', (n) => (n.name === 'node2' ? 100 : 0)),
+};
+
+interface Case {
+  name: string;
+  filter: boolean;
+  score?: { name: string; weight: number }[];
+  extenders: FakeExtenderOptions[];
+  nodes: string[];
+  want?: { suggestedHost: string; evaluatedNodes: number; feasibleNodes: number };
+  /** 'Error' (an extender failed) or 'FitError' (no node left). */
+  wantErr?: 'Error' | 'FitError';
+}
+
+describe('schedulePod with extenders (upstream TestSchedulerWithExtenders)', () => {
+  it.each<Case>([
+    {
+      name: 'test 1: an extender that errors fails the attempt',
+      filter: true,
+      extenders: [{ predicates: [truePredicate] }, { predicates: [errorPredicate] }],
+      nodes: ['node1', 'node2'],
+      wantErr: 'Error',
+    },
+    {
+      name: 'test 2: an extender that rejects every node leaves none',
+      filter: true,
+      extenders: [{ predicates: [truePredicate] }, { predicates: [falsePredicate] }],
+      nodes: ['node1', 'node2'],
+      wantErr: 'FitError',
+    },
+    {
+      name: 'test 3: the second extender keeps node1 only',
+      filter: true,
+      score: [{ name: 'EqualPrioritizer', weight: 1 }],
+      extenders: [{ predicates: [truePredicate] }, { predicates: [node1Predicate] }],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node1', evaluatedNodes: 2, feasibleNodes: 1 },
+    },
+    {
+      name: 'test 4: extenders keeping node2 then node1 leave none',
+      filter: true,
+      extenders: [{ predicates: [node2Predicate] }, { predicates: [node1Predicate] }],
+      nodes: ['node1', 'node2'],
+      wantErr: 'FitError',
+    },
+    {
+      name: 'test 5: a prioritizer error is ignored (one node needs no scores)',
+      filter: true,
+      extenders: [
+        { predicates: [truePredicate], prioritizers: [{ fn: errorPrioritizer, weight: 10 }], weight: 1 },
+      ],
+      nodes: ['node1'],
+      want: { suggestedHost: 'node1', evaluatedNodes: 1, feasibleNodes: 1 },
+    },
+    {
+      name: 'test 6: the heavier extender wins',
+      filter: true,
+      extenders: [
+        { predicates: [truePredicate], prioritizers: [{ fn: node1Prioritizer, weight: 10 }], weight: 1 },
+        { predicates: [truePredicate], prioritizers: [{ fn: node2Prioritizer, weight: 10 }], weight: 5 },
+      ],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node2', evaluatedNodes: 2, feasibleNodes: 2 },
+    },
+    {
+      name: 'test 7: a score plugin outweighs an extender',
+      filter: true,
+      score: [{ name: 'Node2Prioritizer', weight: 20 }],
+      extenders: [
+        { predicates: [truePredicate], prioritizers: [{ fn: node1Prioritizer, weight: 10 }], weight: 1 },
+      ],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node2', evaluatedNodes: 2, feasibleNodes: 2 },
+    },
+    {
+      name: 'test 8: an uninterested extender is not asked to filter or prioritize',
+      filter: true,
+      score: [{ name: 'Node2Prioritizer', weight: 1 }],
+      extenders: [
+        {
+          predicates: [errorPredicate],
+          prioritizers: [{ fn: errorPrioritizer, weight: 10 }],
+          uninterested: true,
+        },
+      ],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node2', evaluatedNodes: 2, feasibleNodes: 2 },
+    },
+    {
+      name: 'test 9: an ignorable extender that errors is skipped',
+      filter: true,
+      score: [{ name: 'EqualPrioritizer', weight: 1 }],
+      extenders: [{ predicates: [errorPredicate], ignorable: true }, { predicates: [node1Predicate] }],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node1', evaluatedNodes: 2, feasibleNodes: 1 },
+    },
+    {
+      name: 'test 10: no scoring but extender filters: every node is evaluated',
+      filter: true,
+      extenders: [{ predicates: [truePredicate] }, { predicates: [node1Predicate] }],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node1', evaluatedNodes: 2, feasibleNodes: 1 },
+    },
+    {
+      name: 'test 11: no scoring and no filters (a binder extender only): one node is evaluated',
+      filter: false,
+      extenders: [{ binder: () => undefined }],
+      nodes: ['node1', 'node2'],
+      want: { suggestedHost: 'node1', evaluatedNodes: 1, feasibleNodes: 1 },
+    },
+  ])('$name', async (c) => {
+    const { deps } = fakeDeps({ nodes: c.nodes.map((n) => nodeInfo(makeNode(n))) });
+    const framework = newFramework(
+      {
+        schedulerName: 'default-scheduler',
+        plugins: { filter: c.filter ? [{ name: 'TrueFilter' }] : [], score: c.score ?? [] },
+        pluginArgs: {},
+      },
+      registry,
+      deps,
+    );
+    const extenders = c.extenders.map((o, i) => new FakeExtender({ name: `FakeExtender${i + 1}`, ...o }));
+    const out = await schedulePod({
+      framework,
+      state: newState(),
+      pod: makePod('ignored'),
+      algorithm: newSchedulingAlgorithmState(),
+      extenders,
+      random: () => 0.5,
+    });
+    if (c.wantErr) {
+      expect(out.type).toBe(c.wantErr);
+      return;
+    }
+    expect(out).toEqual({ type: 'Scheduled', ...c.want });
+  });
+
+  it('an extender sees only the nodes the previous one kept', async () => {
+    const { deps } = fakeDeps({ nodes: ['node1', 'node2', 'node3'].map((n) => nodeInfo(makeNode(n))) });
+    const framework = newFramework(
+      { schedulerName: 'default-scheduler', plugins: { filter: [{ name: 'TrueFilter' }] }, pluginArgs: {} },
+      registry,
+      deps,
+    );
+    const first = new FakeExtender({
+      predicates: [(_p, n) => (n.name === 'node3' ? falsePredicate(_p, n) : undefined)],
+    });
+    const second = new FakeExtender({ predicates: [node2Predicate] });
+    const out = await schedulePod({
+      framework,
+      state: newState(),
+      pod: makePod('p'),
+      algorithm: newSchedulingAlgorithmState(),
+      extenders: [first, second],
+    });
+    expect(out).toMatchObject({ type: 'Scheduled', suggestedHost: 'node2', evaluatedNodes: 3 });
+    expect(first.filterCalls).toEqual([['node1', 'node2', 'node3']]);
+    expect(second.filterCalls).toEqual([['node1', 'node2']]);
+  });
+});
