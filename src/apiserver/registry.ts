@@ -127,6 +127,22 @@ function selectorString(selector: unknown): string {
   return parts.join(',');
 }
 
+/** A CRD scale path (`.spec.replicas`) as a dot path (`spec.replicas`), or the fallback when unset. */
+function scalePath(path: string | undefined, fallback: string): string {
+  return path ? path.replace(/^\./, '') : fallback;
+}
+
+/** Sets a dot path on a JSON object, creating the objects on the way. */
+function setPath(object: KubeObject, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = object as Obj;
+  for (const part of parts.slice(0, -1)) {
+    if (!isPlainObject(cur[part])) cur[part] = {};
+    cur = cur[part] as Obj;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
 /** Encodes the continue token of a paginated list: the snapshot's rv and the last key returned. */
 export function encodeContinue(rv: number, start: string): string {
   return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
@@ -171,7 +187,10 @@ function listOptionsInvalid(field: string, message: string): ApiStatusError {
  */
 export class Registry {
   readonly store: ObjectStore;
+  /** The served rows: the given table, then rows added at run time by {@link Registry.serve} (CRDs). */
   readonly table: readonly ResourceDef[];
+  private readonly rows: ResourceDef[];
+  private readonly served = new Map<string, readonly ResourceDef[]>();
   private readonly now: () => number;
   private readonly random: () => number;
   /** kube-apiserver's admission chain, run on create and update (mutating, then validating). */
@@ -189,7 +208,8 @@ export class Registry {
     } = {},
   ) {
     this.store = store;
-    this.table = table;
+    this.rows = [...table];
+    this.table = this.rows;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.admission = options.admission ?? defaultAdmissionChain();
@@ -200,6 +220,20 @@ export class Registry {
   }
 
   private keys: ServiceAccountKeys | undefined;
+
+  /**
+   * Serves `defs` on behalf of `owner` (a CRD's name), replacing what that owner served before; an
+   * empty list stops serving them. The table is shared: the handler and discovery see the change at once.
+   */
+  serve(owner: string, defs: readonly ResourceDef[]): void {
+    for (const old of this.served.get(owner) ?? []) {
+      const i = this.rows.indexOf(old);
+      if (i >= 0) this.rows.splice(i, 1);
+    }
+    if (defs.length) this.served.set(owner, defs);
+    else this.served.delete(owner);
+    this.rows.push(...defs);
+  }
 
   /** The key service account tokens are signed with: the one given, else one made in memory on first use. */
   get serviceAccountKeys(): ServiceAccountKeys {
@@ -353,6 +387,7 @@ export class Registry {
     }
     obj.apiVersion = apiVersion;
     obj.kind = expectKind;
+    if (expectKind === def.kind) def.normalize?.(obj);
     return obj;
   }
 
@@ -372,7 +407,12 @@ export class Registry {
 
   private invalidIf(def: ResourceDef, object: KubeObject, extra: StatusCause[] = [], old?: KubeObject): void {
     const kindRules = BUILTIN_VALIDATORS[resourceId(def)]?.(object, old) ?? [];
-    const causes = [...validateObject(def, object), ...kindRules, ...extra];
+    const causes = [
+      ...validateObject(def, object),
+      ...kindRules,
+      ...(def.validate?.(object, old) ?? []),
+      ...extra,
+    ];
     if (causes.length)
       throw invalid({ group: def.group, kind: def.kind, name: object.metadata?.name }, causes);
   }
@@ -474,6 +514,7 @@ export class Registry {
     if (subresource === 'status') {
       next = { ...old, status: incoming.status };
       if (incoming.status === undefined) delete next.status;
+      if (def.validate) this.invalidIf(def, next, [], old);
     } else if (subresource === 'approval') {
       next = approveCertificateSigningRequest(old, incoming);
     } else if (subresource === 'finalize') {
@@ -646,7 +687,8 @@ export class Registry {
       }
       throw notFound({ group: def.group, name }, def.resource);
     }
-    const patched = this.applyPatch(clone<Obj>(existing), type, raw);
+    const base = def.present ? (def.present(existing.object) as Obj) : clone<Obj>(existing);
+    const patched = this.applyPatch(base, type, raw);
     return { object: this.replace(def, namespace, name, patched, subresource, options), created: false };
   }
 
@@ -929,11 +971,18 @@ export class Registry {
         creationTimestamp: meta.creationTimestamp,
       },
       spec: {
-        replicas: (fieldAt(o, 'spec.replicas') as number | undefined) ?? def.scale?.defaultReplicas ?? 1,
+        replicas:
+          (fieldAt(o, scalePath(def.scale?.specReplicasPath, 'spec.replicas')) as number | undefined) ??
+          def.scale?.defaultReplicas ??
+          1,
       },
       status: {
-        replicas: (fieldAt(o, 'status.replicas') as number | undefined) ?? 0,
-        selector: selectorString(fieldAt(o, 'spec.selector')),
+        replicas:
+          (fieldAt(o, scalePath(def.scale?.statusReplicasPath, 'status.replicas')) as number | undefined) ??
+          0,
+        selector: def.scale?.labelSelectorPath
+          ? String(fieldAt(o, scalePath(def.scale.labelSelectorPath, '')) ?? '')
+          : selectorString(fieldAt(o, 'spec.selector')),
       },
     };
   }
@@ -957,8 +1006,9 @@ export class Registry {
         },
       ]);
     }
-    const parent = clone<KubeObject>(existing);
-    parent.spec = { ...(parent.spec as Obj), replicas };
+    const parent = def.present ? def.present(existing.object) : clone<KubeObject>(existing);
+    if (def.scale?.specReplicasPath) setPath(parent, scalePath(def.scale.specReplicasPath, ''), replicas);
+    else parent.spec = { ...(parent.spec as Obj), replicas };
     parent.metadata = {
       ...parent.metadata,
       resourceVersion: body.metadata?.resourceVersion || String(existing.rv),

@@ -1,5 +1,6 @@
 // The resources the embedded API server serves, one row each: adding a resource is adding a row.
 import type { KubeObject } from '../../operators/types.ts';
+import type { StatusCause } from './api-status.ts';
 import { BUILTIN_RESOURCES } from './builtin/builtin-resources.ts';
 
 /** One column of a resource's Table form (after Name, before Age). */
@@ -16,6 +17,12 @@ export interface TableColumn {
 export interface ScaleSpec {
   /** `.spec.replicas` defaulted to this when absent. */
   defaultReplicas: number;
+  /** Custom resources: where replicas are read and written (`.spec.replicas` by default). */
+  specReplicasPath?: string;
+  /** Custom resources: where the observed replicas are read (`.status.replicas` by default). */
+  statusReplicasPath?: string;
+  /** Custom resources: where the selector string is read (`.spec.selector`, a LabelSelector, by default). */
+  labelSelectorPath?: string;
 }
 
 /** The naming rule an object's `metadata.name` must follow. */
@@ -50,6 +57,16 @@ export interface ResourceDef {
   agePosition?: number | 'none';
   /** The propagation policy when a DELETE names none (batch/v1 jobs orphan, as in Kubernetes). */
   defaultPropagation?: 'Orphan' | 'Background';
+  /** Rows added at run time (CRDs): more validation of an object about to be stored (`old` on update). */
+  validate?: (object: KubeObject, old?: KubeObject) => StatusCause[];
+  /** Rows added at run time: rewrites every written body of the row's kind in place first (CRs: prune, default). */
+  normalize?: (object: KubeObject) => void;
+  /** Rows added at run time: a stored object as this row's clients read it (a new object; CRs: apiVersion, defaults). */
+  present?: (object: KubeObject) => KubeObject;
+  /** The PATCH media types accepted, when not all of them (custom resources refuse strategic merge). */
+  patchTypes?: readonly string[];
+  /** Creates are refused with 405 (the resource's CRD is being deleted). */
+  terminating?: boolean;
 }
 
 type Obj = Record<string, unknown>;
