@@ -4,7 +4,8 @@
 // runs in its own fresh process (this file re-runs itself with BENCH_CHILD=<workload>:<mode>).
 // Knobs: BENCH_WORKLOADS=SchedulingBasic,TopologySpreading (default: all six), BENCH_SCALE=0.1 (nodes and
 // pods scaled; default 1, scheduler_perf's 5,000-node sizes), BENCH_MODE=api|inprocess|both (default both),
-// BENCH_CREATE_CONCURRENCY (pods in flight from the creating client, default 32), BENCH_CHILD_FLAGS=--cpu-prof.
+// BENCH_CREATE_CONCURRENCY (pods in flight from the creating client, default 32), BENCH_CHILD_FLAGS=--cpu-prof,
+// BENCH_PROFILE_DIR=/tmp/prof (a CPU profile of the measured phase alone, <workload>-<mode>.cpuprofile).
 //
 // Modes: `api` starts the embedded API server, creates nodes and pods through a kubeApiClient over loopback
 // HTTPS as scheduler_perf's createNodes/createPods ops do, and runs the scheduler as kube-rx runs it
@@ -19,6 +20,9 @@
 // interpolated from scheduler_scheduling_attempt_duration_seconds over the measured phase. `× CI` is avg over
 // kube-scheduler's minimum CI average at 5,000 nodes (ci-benchmark-scheduler-perf, on far larger machines).
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { firstValueFrom } from 'rxjs';
@@ -266,6 +270,11 @@ const ignoreConflict = (e: unknown) => {
 
 async function runChild(w: Workload, mode: Mode): Promise<Result> {
   const rss = peakRss();
+  const began = performance.now();
+  const phase = (what: string) =>
+    process.stderr.write(
+      `  ${w.name}:${mode} ${what} at ${((performance.now() - began) / 1000).toFixed(1)} s\n`,
+    );
   const nodes = scaled(w.nodes);
   const initPods = scaled(w.initPods);
   const measurePods = scaled(w.measurePods);
@@ -326,16 +335,20 @@ async function runChild(w: Workload, mode: Mode): Promise<Result> {
       );
     }
   });
+  phase(`${nodes} nodes created`);
   const running = await startScheduler({
     client: schedulerClient,
     config: { leaderElection: { leaderElect: false } } as KubeSchedulerConfiguration,
     metricsRegistry: registry,
     signal: AbortSignal.timeout(120_000),
   });
+  phase('scheduler started');
   const scheduled = () =>
     counterValue(registry, 'scheduler_schedule_attempts_total', { result: 'scheduled' });
-  // Polls every 50 ms (so the end is timed closely) and hands `onSecond` the pods scheduled in each full second.
-  const waitFor = async (target: number, deadlineMs: number, onSecond?: (n: number) => void) => {
+  // Polls every 50 ms (so the end is timed closely) and hands `onSecond` the rate of each sample of at least
+  // one second: pods scheduled since the last sample over the time since then (a busy event loop can make a
+  // sample span more than one second, as scheduler_perf's collector divides by the real interval too).
+  const waitFor = async (target: number, deadlineMs: number, onSecond?: (rate: number) => void) => {
     const start = performance.now();
     let last = await scheduled();
     let secondStart = start;
@@ -343,22 +356,32 @@ async function runChild(w: Workload, mode: Mode): Promise<Result> {
     while (last < target && performance.now() - start < deadlineMs) {
       await new Promise((r) => setTimeout(r, 50));
       last = await scheduled();
-      if (performance.now() - secondStart >= 1000) {
-        onSecond?.(last - atSecondStart);
-        secondStart += 1000;
+      const now = performance.now();
+      if (now - secondStart >= 1000) {
+        onSecond?.((last - atSecondStart) / ((now - secondStart) / 1000));
+        secondStart = now;
         atSecondStart = last;
       }
     }
     return last;
   };
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profiler = profileDir ? new Session() : undefined;
   // Initial pods: created and scheduled before anything is measured.
   await pooled(initPods, CONCURRENCY, (i) => call(creator.create(PODS, w.initPod(i) as KubeObject)));
+  phase(`${initPods} initial pods created`);
   const limitMs = Number(process.env.BENCH_TIMEOUT_MS ?? 10 * 60_000);
   await waitFor(initPods, limitMs);
+  phase(`${initPods} initial pods scheduled`);
   const attemptsBefore = registry.getSingleMetric('scheduler_scheduling_attempt_duration_seconds');
   (attemptsBefore as { reset?: () => void } | undefined)?.reset?.();
   const before = await scheduled();
   const samples: number[] = [];
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const t0 = performance.now();
   const creating = pooled(measurePods, CONCURRENCY, (i) =>
     call(creator.create(PODS, w.measurePod(i) as KubeObject)),
@@ -366,6 +389,12 @@ async function runChild(w: Workload, mode: Mode): Promise<Result> {
   const reached = await waitFor(before + measurePods, limitMs, (n) => samples.push(n));
   await creating;
   const seconds = (performance.now() - t0) / 1000;
+  phase(`${reached - before} measured pods scheduled`);
+  if (profiler && profileDir) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(join(profileDir, `${w.name}-${mode}.cpuprofile`), JSON.stringify(profile));
+    profiler.disconnect();
+  }
   const done = reached - before;
   const attemptP99Ms =
     (await histogramQuantile(registry, 'scheduler_scheduling_attempt_duration_seconds', 0.99)) * 1000;

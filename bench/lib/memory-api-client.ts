@@ -1,7 +1,14 @@
 // An in-memory ApiClient for benchmarks: objects in maps, watches as Subjects, no HTTP and no JSON, so a component's own cost shows alone.
-import { defer, filter, map, type Observable, of, Subject, throwError } from 'rxjs';
-import type { KubeObject, ObjectList, Status, WatchEvent } from '../../operators/types.ts';
+import { concat, defer, filter, from, map, type Observable, of, Subject, throwError } from 'rxjs';
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeObject,
+  type ObjectList,
+  type Status,
+  type WatchEvent,
+} from '../../operators/types.ts';
 import type { ApiClient, PodBinding, ResourceDescriptor } from '../../streams/api-client.ts';
+import type { WatchOptions } from '../../streams/ports.ts';
 
 interface Change {
   plural: string;
@@ -64,11 +71,30 @@ export function memoryApiClient(): MemoryApiClient {
           items: [...store(resource.plural).values()] as T[],
         } satisfies ObjectList<T>),
       ),
-    watch: <T extends KubeObject>(resource: ResourceDescriptor) =>
-      changes.pipe(
-        filter((c) => c.plural === resource.plural),
-        map((c) => c.event as WatchEvent<T>),
-      ),
+    // A watch-list (sendInitialEvents) gets every object as ADDED, then the initial-events-end bookmark, as
+    // kube-apiserver sends them; without it a reflector would wait for its inactivity timeout, then relist.
+    watch: <T extends KubeObject>(resource: ResourceDescriptor, options?: WatchOptions) =>
+      defer(() => {
+        const live = changes.pipe(
+          filter((c) => c.plural === resource.plural),
+          map((c) => c.event as WatchEvent<T>),
+        );
+        if (!options?.sendInitialEvents) return live;
+        const initial: WatchEvent<T>[] = [...store(resource.plural).values()].map((object) => ({
+          type: 'ADDED',
+          object: object as T,
+        }));
+        const bookmark = {
+          type: 'BOOKMARK',
+          object: {
+            metadata: {
+              resourceVersion: String(rv),
+              annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
+            },
+          } as KubeObject as T,
+        } as WatchEvent<T>;
+        return concat(from(initial), of(bookmark), live);
+      }),
     get: <T extends KubeObject>(
       resource: ResourceDescriptor,
       name: string,

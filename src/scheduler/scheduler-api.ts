@@ -14,11 +14,15 @@ export function callApi<T>(call$: Observable<T>, signal?: AbortSignal): Promise<
       return;
     }
     let last: T | undefined;
+    let sub: { unsubscribe(): void } | undefined;
     const onAbort = () => {
-      sub.unsubscribe();
+      sub?.unsubscribe();
       reject(signal!.reason);
     };
-    const sub = call$.subscribe({
+    // Listen before subscribing: a call that ends synchronously must still remove its listener, or the
+    // shared signal collects one per call (and each add then walks them all).
+    signal?.addEventListener('abort', onAbort, { once: true });
+    sub = call$.subscribe({
       next: (v) => {
         last = v;
       },
@@ -31,7 +35,6 @@ export function callApi<T>(call$: Observable<T>, signal?: AbortSignal): Promise<
         resolve(last as T);
       },
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
