@@ -12,6 +12,7 @@ import type {
   OptionsAnswer,
   Outcome,
 } from './kube-config-host.ts';
+import { loadLightKubeConfig } from './kube-config-light.ts';
 import {
   describeKubeConfig,
   type KubeConfigClass,
@@ -40,6 +41,11 @@ export interface KubeConnection {
 export interface KubeConnectionOptions {
   /** How long resolved auth options are reused; default 60 000 ms. */
   authCacheMs?: number;
+  /**
+   * Where client-node's kubeconfig is read: `'auto'` (default) in this thread with client-node's parsing
+   * modules when the user needs no plugin, else in the kubeconfig host; `'host'` always in the host.
+   */
+  via?: 'auto' | 'host';
 }
 
 /**
@@ -250,17 +256,20 @@ async function proxyAgent(server: string, proxyUrl: string, tls: https.RequestOp
  * plugins, client certificates, CA, skip-verify, TLS server name); requests then go out through node's
  * own keep-alive agent, or a proxy agent when the cluster has a `proxy-url`.
  *
- * client-node's KubeConfig runs in a worker thread (the kubeconfig host) shared by every connection, so
- * that its generated API (~35 MB) stays out of this thread's heap; a `{ from: 'kubeConfig' }` source is
- * asked in this thread, where the caller loaded it. `close()` ends the host with the last connection.
- * Static credentials (inline token, certificate data or basic auth, inline CA; no file, exec plugin or
- * auth provider) are resolved once and kept, and the connection leaves the host, so a process whose
- * connections all have them does not keep the thread (and its memory): it ends 10 s after the last left.
+ * A kubeconfig whose user needs no plugin (a token or token file, a client certificate, basic auth, or
+ * nothing) is read in this thread with client-node's own parsing modules and never loads client-node's
+ * KubeConfig class, whose generated API costs ~60 MB of RSS (kube-config-light.ts). Otherwise (an exec
+ * plugin or an azure/gcp/oidc auth provider, or `via: 'host'`) KubeConfig runs in a worker thread (the
+ * kubeconfig host) shared by every such connection, so that its generated API stays out of this thread's
+ * heap; a `{ from: 'kubeConfig' }` source is asked in this thread, where the caller loaded it. `close()`
+ * ends the host with the last connection. Static credentials (inline token, certificate data or basic
+ * auth, inline CA; no file, exec plugin or auth provider) are resolved once and kept; a connection with
+ * them leaves the host, which ends 10 s after the last connection left.
  *
  * @example
  * const connection = loadKubeConnection({ from: 'file', path: '/etc/kubernetes/admin.conf' });
  * @param source where to read the kubeconfig from
- * @param options how long auth options are cached
+ * @param options how long auth options are cached, and where the kubeconfig is read
  * @returns the connection
  * @throws InvalidConfigError when no cluster or server is configured
  */
@@ -276,10 +285,15 @@ export function loadKubeConnection(
   let permanent = false;
   let fromHost = false;
   let leave = () => {};
+  const light =
+    source.from === 'kubeConfig' || options.via === 'host' ? undefined : loadLightKubeConfig(source);
   if (source.from === 'kubeConfig') {
     const local = inThread(loadKubeConfig(source, source.kubeConfig.constructor as KubeConfigClass));
     description = local.description;
     fetchOptions = local.options;
+  } else if (light) {
+    description = light.description;
+    fetchOptions = light.options;
   } else {
     let host = KubeConfigHost.get();
     let loaded = host.load(source);
@@ -306,7 +320,7 @@ export function loadKubeConnection(
 
   const resolve = async (): Promise<https.RequestOptions> => {
     const opts = await fetchOptions();
-    if (fromHost && description.staticCredentials && !closed) {
+    if ((fromHost || light) && description.staticCredentials && !closed) {
       // Nothing in them can change: keep them and leave the host, whose thread (client-node and its
       // generated API, ~60 MB of RSS) ends with its last kubeconfig.
       permanent = true;

@@ -32,6 +32,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Host behaviour is tested with the host forced: a token user is otherwise read in the caller's thread. */
+const HOST = { via: 'host' } as const;
+
 /** The Authorization header of resolved request options. */
 const authorization = (options: { headers?: unknown }) =>
   (options.headers as Record<string, unknown> | undefined)?.Authorization;
@@ -49,7 +52,10 @@ function kubeconfig(token: string, cluster: string[] = []): string {
 }
 
 describe('the kubeconfig host', () => {
-  it("loads kubeconfigs without client-node entering the caller's thread", () => {
+  it.each([
+    ["a token (read in this thread with client-node's parsing modules)", 'auto'],
+    ['any user, when asked to use the host', 'host'],
+  ])("loads kubeconfigs without client-node's KubeConfig entering the caller's thread: %s", (_name, via) => {
     // a fresh process records every module its main thread resolves; the host's thread is not hooked
     const script = join(dir, 'probe.mjs');
     const target = pathToFileURL(
@@ -62,10 +68,10 @@ describe('the kubeconfig host', () => {
         'const resolved = [];',
         'registerHooks({ resolve(specifier, context, next) { resolved.push(specifier); return next(specifier, context); } });',
         `const { loadKubeConnection } = await import(${JSON.stringify(target)});`,
-        `const connection = loadKubeConnection({ from: 'string', yaml: ${JSON.stringify(kubeconfig('probe-token'))} });`,
+        `const connection = loadKubeConnection({ from: 'string', yaml: ${JSON.stringify(kubeconfig('probe-token'))} }, { via: '${via}' });`,
         'const options = await connection.requestOptions();',
         'connection.close();',
-        'console.log(JSON.stringify({ clientNode: resolved.filter((s) => s.includes("@kubernetes/client-node")), resolvedSome: resolved.length > 3, authorization: options.headers?.Authorization, namespace: connection.namespace }));',
+        'console.log(JSON.stringify({ clientNode: resolved.filter((s) => s === "@kubernetes/client-node" || /client-node\\/dist\\/(index|config|gen)\\b/.test(s)), resolvedSome: resolved.length > 3, authorization: options.headers?.Authorization, namespace: connection.namespace }));',
       ].join('\n'),
     );
     const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 });
@@ -79,14 +85,17 @@ describe('the kubeconfig host', () => {
   });
 
   it('serves several connections at once, each with its own credentials', async () => {
-    const a = loadKubeConnection({ from: 'string', yaml: kubeconfig('token-a') });
-    const b = loadKubeConnection({ from: 'string', yaml: kubeconfig('token-b') });
+    const a = loadKubeConnection({ from: 'string', yaml: kubeconfig('token-a') }, HOST);
+    const b = loadKubeConnection({ from: 'string', yaml: kubeconfig('token-b') }, HOST);
     const [oa, ob] = await Promise.all([a.requestOptions(), b.requestOptions()]);
     expect(authorization(oa)).toBe('Bearer token-a');
     expect(authorization(ob)).toBe('Bearer token-b');
     a.close();
     // b still works after a has gone
-    const again = loadKubeConnection({ from: 'string', yaml: kubeconfig('token-c') }, { authCacheMs: 0 });
+    const again = loadKubeConnection(
+      { from: 'string', yaml: kubeconfig('token-c') },
+      { ...HOST, authCacheMs: 0 },
+    );
     expect(authorization(await b.requestOptions())).toBe('Bearer token-b');
     expect(authorization(await again.requestOptions())).toBe('Bearer token-c');
     b.close();
@@ -94,12 +103,12 @@ describe('the kubeconfig host', () => {
   });
 
   it('refuses options once closed, and starts afresh after the last connection closed', async () => {
-    const first = loadKubeConnection({ from: 'string', yaml: kubeconfig('t1') });
+    const first = loadKubeConnection({ from: 'string', yaml: kubeconfig('t1') }, HOST);
     await first.requestOptions(); // cached for a minute, yet refused once closed
     first.close();
     first.close(); // idempotent
     await expect(first.requestOptions()).rejects.toThrow(/is closed/);
-    const second = loadKubeConnection({ from: 'string', yaml: kubeconfig('t2') });
+    const second = loadKubeConnection({ from: 'string', yaml: kubeconfig('t2') }, HOST);
     expect(authorization(await second.requestOptions())).toBe('Bearer t2');
     const client = kubeApiClient({ kubeConfig: { from: 'string', yaml: kubeconfig('t3') } });
     const list = await firstValueFrom(client.list(NAMESPACES));
@@ -110,7 +119,10 @@ describe('the kubeconfig host', () => {
   });
 
   it('keeps static credentials for good and leaves the host; credentials from files are read again', async () => {
-    const fixed = loadKubeConnection({ from: 'string', yaml: kubeconfig('inline') }, { authCacheMs: 0 });
+    const fixed = loadKubeConnection(
+      { from: 'string', yaml: kubeconfig('inline') },
+      { ...HOST, authCacheMs: 0 },
+    );
     const first = await fixed.requestOptions();
     expect(authorization(first)).toBe('Bearer inline');
     expect(await fixed.requestOptions()).toBe(first);
@@ -121,7 +133,7 @@ describe('the kubeconfig host', () => {
       '{token: unused}',
       `{auth-provider: {name: tokenFile, config: {tokenFile: "${tokenFile}"}}}`,
     );
-    const rotating = loadKubeConnection({ from: 'string', yaml }, { authCacheMs: 0 });
+    const rotating = loadKubeConnection({ from: 'string', yaml }, { ...HOST, authCacheMs: 0 });
     const before = await rotating.requestOptions();
     expect(authorization(before)).toBe('Bearer one');
     expect(await rotating.requestOptions()).not.toBe(before); // asked again: the host is kept
@@ -146,7 +158,10 @@ describe('the kubeconfig host', () => {
   });
 
   it("loads a connection's kubeconfig again when the host's thread has died under it", async () => {
-    const c = loadKubeConnection({ from: 'string', yaml: kubeconfig('survivor') }, { authCacheMs: 0 });
+    const c = loadKubeConnection(
+      { from: 'string', yaml: kubeconfig('survivor') },
+      { ...HOST, authCacheMs: 0 },
+    );
     expect(authorization(await c.requestOptions())).toBe('Bearer survivor');
     endKubeConfigHost();
     expect(authorization(await c.requestOptions())).toBe('Bearer survivor');
