@@ -23,7 +23,23 @@ export function apiserverCommand(): Command {
     .option('--kubeconfig-out <path>', 'write a kubeconfig for kubectl --kubeconfig here')
     .option(
       '--data-dir <dir>',
-      'journal every write here (fsynced) and restore it on start; certificates live here too',
+      'keep objects here in a SQLite database (objects.db, WAL, synced before each answer) and restore them on start; certificates and keys live here too',
+    )
+    .option(
+      '--etcd-servers <urls>',
+      'comma list of etcd v3 client URLs to keep objects in instead (several API servers may share one etcd)',
+      (v: string) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== ''),
+    )
+    .option('--etcd-prefix <prefix>', 'the prefix of every key in etcd', '/registry')
+    .option(
+      '--etcd-compaction-interval <ms>',
+      'milliseconds between compactions of etcd history (0 disables)',
+      (v) => Number(v),
+      300_000,
     )
     .option(
       '--token <token>',
@@ -67,6 +83,9 @@ export function apiserverCommand(): Command {
         bindAddress: string;
         kubeconfigOut?: string;
         dataDir?: string;
+        etcdServers?: string[];
+        etcdPrefix: string;
+        etcdCompactionInterval: number;
         token?: string;
         tokenFile?: string;
         tokenAuthFile?: string;
@@ -78,6 +97,8 @@ export function apiserverCommand(): Command {
         featureGates?: Record<string, boolean>;
       }) => {
         const logger = createLogger().child({ command: 'apiserver' });
+        if (!Number.isFinite(opts.etcdCompactionInterval) || opts.etcdCompactionInterval < 0)
+          throw new InvalidConfigError('--etcd-compaction-interval', 'must be a number of milliseconds >= 0');
         if (opts.token && opts.tokenFile)
           throw new InvalidConfigError('--token-file', 'give either --token or --token-file');
         let token = opts.token;
@@ -92,6 +113,13 @@ export function apiserverCommand(): Command {
           port: opts.port,
           bindAddress: opts.bindAddress,
           dataDir: opts.dataDir,
+          ...(opts.etcdServers?.length
+            ? {
+                etcdServers: opts.etcdServers,
+                etcdPrefix: opts.etcdPrefix,
+                etcdCompactionIntervalMs: opts.etcdCompactionInterval,
+              }
+            : {}),
           token,
           ...(opts.tokenAuthFile ? { tokenAuthFile: opts.tokenAuthFile } : {}),
           anonymousAuth: opts.anonymousAuth,

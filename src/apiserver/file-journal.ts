@@ -1,4 +1,4 @@
-// The --data-dir journal: every accepted write appended as a JSON line and fsynced before the answer.
+// The old --data-dir journal (JSON lines, fsynced per write): read once to migrate into SQLite, kept for that.
 import {
   closeSync,
   existsSync,
@@ -66,7 +66,12 @@ export class FileJournal implements Journal {
 
   append(record: JournalRecord): void {
     if (this.fd === undefined) throw new Error(`${this.path}: journal is closed`);
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    const {
+      json: _json,
+      prevJson: _prev,
+      ...line
+    } = record as JournalRecord & { json?: string; prevJson?: string };
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
     fsyncSync(this.fd);
   }
 

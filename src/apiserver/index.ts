@@ -1,4 +1,4 @@
-// The embedded API server's entry: starts HTTPS (or loopback HTTP) over the in-memory, optionally journalled store.
+// The embedded API server's entry: starts HTTPS (or loopback HTTP) over storage in memory, SQLite or etcd.
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -13,13 +13,12 @@ import { type AuthOptions, serverAuth } from './auth/server-auth.ts';
 import { storedServiceAccountVerifier } from './auth/stored-service-account-verifier.ts';
 import { loadServiceAccountKeys } from './builtin/service-account-token.ts';
 import { clientCertificate, servingCertificates } from './certificates.ts';
-import { FileJournal } from './file-journal.ts';
 import { createApiHandler } from './http-handler.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
-import { ObjectStore } from './object-store.ts';
 import { listenForUpgrades } from './proxy/pod-proxy.ts';
 import { Registry } from './registry.ts';
 import { RESOURCES, type ResourceDef } from './resource-table.ts';
+import { openStorage } from './storage/open-storage.ts';
 import type { ActiveWatch } from './watch-stream.ts';
 
 export interface ApiServerOptions extends AuthOptions {
@@ -27,8 +26,20 @@ export interface ApiServerOptions extends AuthOptions {
   port?: number;
   /** Address to listen on; default 127.0.0.1. A non-loopback address needs `token`. */
   bindAddress?: string;
-  /** Journal (append-and-fsync log, restored on start) and certificates live here. */
+  /**
+   * The SQLite database of objects (`objects.db`, WAL mode, every write synced before its answer;
+   * an old `objects.jsonl` journal is migrated once), certificates and keys live here.
+   */
   dataDir?: string;
+  /**
+   * etcd v3 client URLs, as kube-apiserver's `--etcd-servers`: objects live there instead of the
+   * data dir, and several API servers on one etcd see each other's writes.
+   */
+  etcdServers?: readonly string[];
+  /** Key prefix in etcd, as kube-apiserver's `--etcd-prefix`; default `/registry`. */
+  etcdPrefix?: string;
+  /** Period of etcd compaction in ms, as `--etcd-compaction-interval`; default 5 minutes, 0 off. */
+  etcdCompactionIntervalMs?: number;
   /** Serve plain HTTP instead of HTTPS; only allowed on a loopback address. */
   plainHttp?: boolean;
   logger?: Logger;
@@ -79,7 +90,7 @@ export interface RunningApiServer {
   /** A kubeconfig (YAML) that kubectl and @kubernetes/client-node use unchanged. */
   kubeconfig: string;
   writeKubeconfig(path: string): Promise<void>;
-  /** Stops listening, ends every watch, closes the journal. */
+  /** Stops listening, ends every watch, closes the storage. */
   close(): Promise<void>;
 }
 
@@ -98,9 +109,6 @@ function ownerOnly(dir: string): void {
     if (stat.isFile() && (stat.mode & 0o077) !== 0) chmodSync(path, 0o600);
   }
 }
-
-/** Journal lines beyond which a restart rewrites the journal as a snapshot. */
-const COMPACT_AFTER = 1000;
 
 /**
  * Starts the embedded API server: a development and test server in the spirit of envtest and kwok,
@@ -147,35 +155,21 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const gates = { ...KNOWN_FEATURE_GATES, ...options.featureGates };
   const log = (options.logger ?? silentLogger).child({ component: 'apiserver' });
   if (options.dataDir) ownerOnly(options.dataDir);
-  const store = new ObjectStore({ historyWindow: options.historyWindow });
-  let journal: FileJournal | undefined;
-  if (options.dataDir) {
-    const opened = FileJournal.open(options.dataDir);
-    journal = opened.journal;
-    store.restore(opened.records);
-    if (opened.records.length > COMPACT_AFTER && opened.records.length > 2 * [...store.entries()].length) {
-      journal.compact([
-        { type: 'RV', rv: store.currentRv },
-        ...[...store.entries()].map(({ resource, key, stored }) => ({
-          type: 'SNAPSHOT' as const,
-          rv: stored.rv,
-          resource,
-          key,
-          object: stored.object,
-        })),
-      ]);
-    }
-    store.setJournal(journal);
-    log.info(
-      { dataDir: options.dataDir, resourceVersion: store.currentRv, records: opened.records.length },
-      'restored',
-    );
-  }
+  const storage = await openStorage({
+    historyWindow: options.historyWindow,
+    dataDir: options.dataDir,
+    etcdServers: options.etcdServers,
+    etcdPrefix: options.etcdPrefix,
+    etcdCompactionIntervalMs: options.etcdCompactionIntervalMs,
+    logger: log,
+  });
+  const store = storage.store;
   // the service-account signing key lives in the data dir (0600), so tokens verify across restarts
   const registry = new Registry(store, options.resources ?? RESOURCES, {
     serviceAccountKeys: loadServiceAccountKeys(options.dataDir),
   });
   registry.bootstrap();
+  await storage.settled();
 
   const auth = serverAuth(
     {
@@ -192,7 +186,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   if (options.dataDir) ownerOnly(options.dataDir);
   const watches = new Set<ActiveWatch>();
   let address = '';
-  const handler = createApiHandler({
+  const apiHandler = createApiHandler({
     registry,
     store,
     log,
@@ -204,6 +198,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     maxWatchSeconds: options.maxWatchSeconds,
     watches,
   });
+  const handler = storage.holdResponses(apiHandler);
   const server: Server = certs
     ? createHttpsServer(
         {
@@ -219,7 +214,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
       )
     : createHttpServer(handler);
   // upgrade requests (kubectl exec, port-forward) go through the same handler, from the very first request
-  listenForUpgrades(server, handler);
+  listenForUpgrades(server, apiHandler);
   // Every TCP socket, including ones still in their TLS handshake, so close() can end them all.
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -287,9 +282,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
         for (const c of controllers) c.stop();
         for (const w of [...watches]) w.close();
         server.close(() => {
-          journal?.close();
-          log.info({ url }, 'stopped');
-          resolve();
+          storage.close().then(
+            () => {
+              log.info({ url }, 'stopped');
+              resolve();
+            },
+            (err: unknown) => {
+              log.error({ err }, 'closing storage failed');
+              resolve();
+            },
+          );
         });
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();

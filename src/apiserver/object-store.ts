@@ -21,9 +21,16 @@ export interface StoreEvent {
   readonly prev: StoredObject | undefined;
 }
 
-/** Where committed changes are made durable; `append` returns only once the record is on disk. */
+/**
+ * Where committed changes are made durable. A synchronous journal's `append` returns only once the
+ * record is on disk (or throws, and the commit is not applied). A journal with `confirmsLater`
+ * (a remote store) only queues the record: the store keeps the commit pending, visible to reads but
+ * not to watchers or the history, until the journal calls {@link ObjectStore.confirmNext} or
+ * {@link ObjectStore.rollbackPending}.
+ */
 export interface Journal {
   append(record: JournalRecord): void;
+  readonly confirmsLater?: boolean;
 }
 
 /** One line of the journal. SNAPSHOT lines restore state without entering the watch history. */
@@ -34,6 +41,10 @@ export type JournalRecord =
       resource: string;
       key: string;
       object?: KubeObject;
+      /** `object` as JSON text, when the store has it (not written to the JSONL journal). */
+      json?: string;
+      /** For DELETED: the deleted object's last JSON text, when the store has it (not written either). */
+      prevJson?: string;
     }
   | { type: 'RV'; rv: number };
 
@@ -53,8 +64,12 @@ export interface ObjectStoreConfig {
  */
 export class ObjectStore {
   readonly historyWindow: number;
+  /** The newest rv handed out, pending commits included. */
   private rv = 0;
+  /** The newest rv in the history (equal to `rv` unless commits are pending). */
+  private confirmed = 0;
   private compacted = 0;
+  private pending: StoreEvent[] = [];
   private readonly maps = new Map<string, Map<string, StoredObject>>();
   private history: StoreEvent[] = [];
   private historyStart = 0;
@@ -66,9 +81,14 @@ export class ObjectStore {
     this.journal = config.journal;
   }
 
-  /** The newest resourceVersion. */
+  /** The newest confirmed resourceVersion (commits a remote journal has not confirmed yet are not counted). */
   get currentRv(): number {
-    return this.rv;
+    return this.confirmed;
+  }
+
+  /** True while commits wait for the journal's confirmation. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
   }
 
   /** The oldest resourceVersion a watch or an exact list can start from. */
@@ -113,10 +133,81 @@ export class ObjectStore {
   commit(resource: string, key: string, type: StoreEvent['type'], object: KubeObject): StoreEvent {
     const rv = this.rv + 1;
     const stamped: KubeObject = { ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } };
+    const json = JSON.stringify(stamped);
     this.journal?.append(
-      type === 'DELETED' ? { type, rv, resource, key } : { type, rv, resource, key, object: stamped },
+      type === 'DELETED'
+        ? { type, rv, resource, key, prevJson: this.get(resource, key)?.json }
+        : { type, rv, resource, key, object: stamped, json },
     );
-    return this.apply(resource, key, type, stamped, rv, true);
+    if (this.journal?.confirmsLater) {
+      const map = this.mapOf(resource);
+      const prev = map.get(key);
+      if (type === 'DELETED') map.delete(key);
+      else map.set(key, { object: stamped, json, rv });
+      this.rv = rv;
+      const event: StoreEvent = { rv, type, resource, key, object: stamped, json, prev };
+      this.pending.push(event);
+      return event;
+    }
+    return this.apply(resource, key, type, stamped, rv, true, json);
+  }
+
+  /**
+   * The journal confirmed the oldest pending commit: it enters the history and watchers see it.
+   * @throws Error when `rv` is not the oldest pending commit's (a journal bug)
+   */
+  confirmNext(rv: number): StoreEvent {
+    const event = this.pending[0];
+    if (!event || event.rv !== rv)
+      throw new Error(`confirmed rv ${rv}, but the oldest pending is ${event?.rv}`);
+    this.pending.shift();
+    this.record(event, true);
+    return event;
+  }
+
+  /** The journal refused the pending commits (another writer came first): undoes them all, newest first. */
+  rollbackPending(): StoreEvent[] {
+    const undone = this.pending;
+    this.pending = [];
+    for (let i = undone.length - 1; i >= 0; i--) {
+      const e = undone[i]!;
+      const map = this.mapOf(e.resource);
+      if (e.prev) map.set(e.key, e.prev);
+      else map.delete(e.key);
+    }
+    this.rv = this.confirmed;
+    return undone;
+  }
+
+  /**
+   * Applies a change another writer made to the shared store, at its rv (greater than every rv
+   * here; gaps allowed). Pending commits must have been rolled back first.
+   * @param object the new state, or for DELETED the last state, stamped with `rv`
+   */
+  applyRemote(
+    resource: string,
+    key: string,
+    type: StoreEvent['type'],
+    object: KubeObject,
+    rv: number,
+    json?: string,
+  ): StoreEvent {
+    if (this.pending.length > 0) throw new Error('applyRemote with pending commits; roll them back first');
+    if (rv <= this.confirmed) throw new Error(`remote rv ${rv} is not after ${this.confirmed}`);
+    return this.apply(resource, key, type, object, rv, true, json);
+  }
+
+  /** Loads one stored object at start, outside the history. */
+  load(resource: string, key: string, rv: number, json: string): void {
+    const object = JSON.parse(json) as KubeObject;
+    this.mapOf(resource).set(key, { object, json, rv });
+  }
+
+  /** After {@link load}: the store's rv (a watch or exact list can start here, not earlier). */
+  loaded(rv: number): void {
+    this.rv = Math.max(this.rv, rv);
+    this.confirmed = this.rv;
+    this.compacted = this.rv;
   }
 
   private apply(
@@ -126,14 +217,21 @@ export class ObjectStore {
     stamped: KubeObject,
     rv: number,
     notify: boolean,
+    json = JSON.stringify(stamped),
   ): StoreEvent {
     this.rv = rv;
     const map = this.mapOf(resource);
     const prev = map.get(key);
-    const json = JSON.stringify(stamped);
     if (type === 'DELETED') map.delete(key);
     else map.set(key, { object: stamped, json, rv });
     const event: StoreEvent = { rv, type, resource, key, object: stamped, json, prev };
+    this.record(event, notify);
+    return event;
+  }
+
+  /** Appends a committed event to the history (compacting its oldest end) and tells the listeners. */
+  private record(event: StoreEvent, notify: boolean): void {
+    this.confirmed = event.rv;
     this.history.push(event);
     if (this.history.length - this.historyStart > this.historyWindow) {
       this.compacted = this.history[this.historyStart]!.rv;
@@ -145,20 +243,17 @@ export class ObjectStore {
       }
     }
     if (notify) for (const l of [...this.listeners]) l(event);
-    return event;
   }
 
   /** Replays journal records (at start, before serving): state, rv and history are restored. */
   restore(records: Iterable<JournalRecord>): void {
     for (const r of records) {
       if (r.type === 'RV') {
-        this.rv = Math.max(this.rv, r.rv);
-        this.compacted = this.rv;
+        this.loaded(r.rv);
       } else if (r.type === 'SNAPSHOT') {
         const stamped = r.object!;
         this.mapOf(r.resource).set(r.key, { object: stamped, json: JSON.stringify(stamped), rv: r.rv });
-        this.rv = Math.max(this.rv, r.rv);
-        this.compacted = this.rv;
+        this.loaded(r.rv);
       } else if (r.type === 'DELETED') {
         const prev = this.get(r.resource, r.key);
         const last = prev?.object ?? { metadata: {} };
@@ -196,7 +291,7 @@ export class ObjectStore {
   /** Checks that `rv` can be served exactly, throwing 410 Expired or 504 too-large otherwise. */
   checkReachable(rv: number): void {
     if (rv < this.compacted) throw expired(`too old resource version: ${rv} (${this.compacted})`);
-    if (rv > this.rv) throw tooLargeResourceVersion(rv, this.rv);
+    if (rv > this.confirmed) throw tooLargeResourceVersion(rv, this.confirmed);
   }
 
   /**
