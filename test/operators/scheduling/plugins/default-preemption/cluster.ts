@@ -149,7 +149,7 @@ export function resourceFitPlugin(): FilterPlugin {
 
 /** Every write a plugin made through the api, in order. */
 export interface ApiCall {
-  readonly verb: 'bind' | 'deletePod' | 'patchPodCondition' | 'setNominatedNodeName';
+  readonly verb: 'bind' | 'deletePod' | 'patchPodCondition' | 'setNominatedNodeName' | 'recordEvent';
   readonly pod: string;
   readonly arg?: unknown;
 }
@@ -168,6 +168,13 @@ export function recordingApi(calls: ApiCall[], failDeleteOf?: string): Scheduler
     },
     async setNominatedNodeName(pod, nodeName) {
       calls.push({ verb: 'setNominatedNodeName', pod: pod.metadata.name!, arg: nodeName });
+    },
+    async recordEvent(pod, type, reason, action, message, reportingController) {
+      calls.push({
+        verb: 'recordEvent',
+        pod: pod.metadata.name!,
+        arg: { type, reason, action, message, reportingController },
+      });
     },
   };
 }

@@ -141,6 +141,8 @@ describe('DefaultPreemption PostFilter', () => {
       'deletePod small',
       'patchPodCondition big',
       'patchPodCondition small',
+      'recordEvent big',
+      'recordEvent small',
     ]);
     expect(bench.calls.find((c) => c.verb === 'patchPodCondition')?.arg).toEqual({
       type: 'DisruptionTarget',
@@ -150,8 +152,16 @@ describe('DefaultPreemption PostFilter', () => {
     });
     for (const victim of ['small', 'big']) {
       const verbs = bench.calls.filter((c) => c.pod === victim).map((c) => c.verb);
-      expect(verbs).toEqual(['patchPodCondition', 'deletePod']);
+      expect(verbs).toEqual(['patchPodCondition', 'deletePod', 'recordEvent']);
     }
+    // upstream's Preempted event on each victim, reported by the preemptor's scheduler
+    expect(bench.calls.find((c) => c.verb === 'recordEvent')?.arg).toEqual({
+      type: 'Normal',
+      reason: 'Preempted',
+      action: 'Preempting',
+      message: `Preempted by pod ${pod.metadata.uid} on node node1`,
+      reportingController: 'default-scheduler',
+    });
   });
 
   it('clears the nomination of lower-priority pods nominated to the chosen node, not of higher ones', async () => {
@@ -202,7 +212,8 @@ describe('DefaultPreemption PostFilter', () => {
     const out = await plugin.postFilter(state, pod, statuses);
     expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node1');
     expect(rejected).toEqual(['waiter DefaultPreemption preempted']);
-    expect(bench.calls).toEqual([]);
+    // no API write, but the victim still gets the Preempted event, as upstream
+    expect(bench.calls.map((c) => `${c.verb} ${c.pod}`)).toEqual(['recordEvent waiter']);
   });
 
   it('a failing delete becomes an Error status with the preemption prefix', async () => {

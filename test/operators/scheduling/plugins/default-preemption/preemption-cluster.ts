@@ -1,5 +1,6 @@
 // A preemption test bench: a framework with TestResourceFit (and optionally the spreading/affinity plugins) and DefaultPreemption.
 import type { Pod } from '../../../../../operators/api/core-v1.ts';
+import { type Extender, writeExtenders } from '../../../../../operators/scheduling/framework/extender.ts';
 import type {
   NodeToStatus,
   PodDisruptionBudget,
@@ -63,9 +64,10 @@ export function preemptionBench(o: BenchOptions) {
     return { state, statuses: { statuses, absent: { code: 'UnschedulableAndUnresolvable', reasons: [] } } };
   }
 
-  /** The whole PostFilter for `pod` after a filter pass (or with `given` statuses). */
-  async function postFilter(pod: Pod, given?: Map<string, Status>) {
+  /** The whole PostFilter for `pod` after a filter pass (or with `given` statuses), with the cycle's extenders. */
+  async function postFilter(pod: Pod, given?: Map<string, Status>, extenders: readonly Extender[] = []) {
     const { state, statuses } = filterAll(pod, given);
+    writeExtenders(state, extenders);
     return plugin.postFilter(state, pod, statuses);
   }
 

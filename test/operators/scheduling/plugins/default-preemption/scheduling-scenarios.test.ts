@@ -179,6 +179,10 @@ describe('scheduling scenarios', () => {
     expect(out.error.message).toBe('0/1 nodes are available: 1 Insufficient cpu.');
     const post = await s.framework.runPostFilterPlugins(state, vip, out.error.diagnosis.nodeToStatus);
     expect(post.result?.nominatingInfo).toEqual({ nominatedNodeName: 'n1', mode: 'Override' });
-    expect(s.calls.map((c) => `${c.verb} ${c.pod}`)).toEqual(['patchPodCondition batch', 'deletePod batch']);
+    expect(s.calls.map((c) => `${c.verb} ${c.pod}`)).toEqual([
+      'patchPodCondition batch',
+      'deletePod batch',
+      'recordEvent batch',
+    ]);
   });
 });
