@@ -2,12 +2,13 @@
 import type { SchedulerLike } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Node, Pod, PodCondition } from '../../../operators/api/core-v1.ts';
+import { type Extender, extendersOf } from '../../../operators/scheduling/framework/extender.ts';
 import {
   type Framework,
   newFramework,
   type ResolvedProfile,
 } from '../../../operators/scheduling/framework/framework.ts';
-import type { Registry } from '../../../operators/scheduling/framework/interface.ts';
+import type { Plugin, Registry } from '../../../operators/scheduling/framework/interface.ts';
 import { newStatus } from '../../../operators/scheduling/framework/status.ts';
 import { inTreeRegistry } from '../../../operators/scheduling/plugins/registry.ts';
 import { PriorityQueue } from '../../../operators/scheduling/queue/priority-queue.ts';
@@ -16,6 +17,7 @@ import { Snapshot } from '../../../src/scheduler/cache/snapshot.ts';
 import { NOTE_LENGTH_LIMIT, ScheduleOne, truncateMessage } from '../../../src/scheduler/schedule-one.ts';
 import type { SchedulerWrites } from '../../../src/scheduler/scheduler-api.ts';
 import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
+import { FakeExtender } from '../../operators/scheduling/framework/fake-extender.ts';
 
 const node = (name: string, cpu = '2'): Node => ({
   metadata: { name },
@@ -42,6 +44,7 @@ function harness(
     plugins?: ResolvedProfile['plugins'];
     clock?: SchedulerLike;
     metrics?: ConstructorParameters<typeof ScheduleOne>[0]['metrics'];
+    extenders?: readonly Extender[];
   } = {},
 ) {
   const rec: Recorded = { binds: [], events: [], patches: [] };
@@ -105,6 +108,7 @@ function harness(
     api,
     getPod,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.extenders ? { extenders: options.extenders } : {}),
   });
   const q = queue;
   return {
@@ -413,6 +417,85 @@ describe('ScheduleOne with a Permit plugin that waits (virtual time)', () => {
       }),
     ]);
     expect(h.queue.whereIs('ns', 'p')).toBeDefined();
+  });
+});
+
+describe('ScheduleOne with extenders', () => {
+  const bindPoints = (postFilter?: string) => ({
+    queueSort: [{ name: 'PrioritySort' }],
+    preFilter: [{ name: 'NodeResourcesFit' }],
+    filter: [{ name: 'NodeResourcesFit' }],
+    ...(postFilter ? { postFilter: [{ name: postFilter }] } : {}),
+    bind: [{ name: 'DefaultBinder' }],
+  });
+
+  it('a binder extender interested in the pod binds it instead of the Bind plugins', async () => {
+    const ext = new FakeExtender({ binder: () => undefined });
+    const h = harness([node('n1')], { extenders: [ext] });
+    await h.schedule(pod('p'));
+    expect(ext.bound).toEqual([{ pod: 'p', node: 'n1' }]);
+    expect(h.rec.binds).toEqual([]);
+    expect(h.rec.events).toEqual([expect.objectContaining({ reason: 'Scheduled' })]);
+    expect(h.cache.isBindingFinished(pod('p'))).toBe(true);
+  });
+
+  it.each<[string, ConstructorParameters<typeof FakeExtender>[0], string[]]>([
+    ['an uninterested binder extender', { binder: () => undefined, uninterested: true }, ['p->n1']],
+    [
+      'an ignorable binder extender that fails',
+      { binder: () => new Error('down'), ignorable: true },
+      ['p->n1'],
+    ],
+  ])('%s leaves the binding to the Bind plugins', async (_name, o, binds) => {
+    const h = harness([node('n1')], { extenders: [new FakeExtender(o)] });
+    await h.schedule(pod('p'));
+    expect(h.rec.binds).toEqual(binds);
+  });
+
+  it('a binder extender that fails fails the binding cycle with its error', async () => {
+    const h = harness([node('n1')], {
+      extenders: [new FakeExtender({ binder: () => new Error('extender says no') })],
+    });
+    await h.schedule(pod('p'));
+    expect(h.rec.binds).toEqual([]);
+    expect(h.cache.podCount()).toBe(0);
+    expect(h.rec.events).toEqual([
+      expect.objectContaining({ reason: 'FailedScheduling', message: 'extender says no' }),
+    ]);
+    expect(h.rec.patches[0]!.condition).toMatchObject({ reason: 'SchedulerError' });
+  });
+
+  it('a filtering extender that rejects every node: FailedScheduling with its reasons, Extender as the plugin', async () => {
+    const ext = new FakeExtender({
+      predicates: [(_p, n) => newStatus('Unschedulable', `${n.name} is reserved`)],
+    });
+    const h = harness([node('n1'), node('n2')], { extenders: [ext] });
+    await h.schedule(pod('p'));
+    expect(h.rec.events).toEqual([
+      expect.objectContaining({
+        reason: 'FailedScheduling',
+        message: '0/2 nodes are available: 1 n1 is reserved, 1 n2 is reserved.',
+      }),
+    ]);
+    expect([...h.queue.getPod('p', 'ns')!.unschedulablePlugins]).toEqual(['Extender']);
+  });
+
+  it('PostFilter plugins see the scheduler’s extenders in the cycle state', async () => {
+    const seen: string[][] = [];
+    const spy = {
+      Spy: () =>
+        ({
+          name: 'Spy',
+          postFilter: async (state: Parameters<typeof extendersOf>[0]) => {
+            seen.push(extendersOf(state).map((e) => e.name()));
+            return { status: newStatus('Unschedulable', 'no help') };
+          },
+        }) as Plugin,
+    };
+    const ext = new FakeExtender({ name: 'http://ext', preempt: (m) => m });
+    const h = harness([node('n1', '1')], { extenders: [ext], extra: spy, plugins: bindPoints('Spy') });
+    await h.schedule(pod('p', '2'));
+    expect(seen).toEqual([['http://ext']]);
   });
 });
 
