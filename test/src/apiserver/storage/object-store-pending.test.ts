@@ -1,0 +1,78 @@
+// The store under a journal that confirms later (etcd): pending commits, confirmation, rollback, remote changes.
+import { describe, expect, it } from 'vitest';
+import { type JournalRecord, ObjectStore } from '../../../../src/apiserver/object-store.ts';
+
+const obj = (name: string, v: number) => ({ metadata: { name }, data: { v: String(v) } });
+
+function deferredStore() {
+  const records: JournalRecord[] = [];
+  const store = new ObjectStore({ journal: { confirmsLater: true, append: (r) => records.push(r) } });
+  const seen: string[] = [];
+  store.subscribe((e) => seen.push(`${e.type} ${e.key} ${e.rv}`));
+  return { store, records, seen };
+}
+
+describe('ObjectStore with a journal that confirms later', () => {
+  it('shows a pending commit to reads but not to watchers, the history or currentRv', () => {
+    const { store, records, seen } = deferredStore();
+    const e = store.commit('cm', 'a', 'ADDED', obj('a', 1));
+    expect(e.rv).toBe(1);
+    expect(records.map((r) => r.rv)).toEqual([1]);
+    expect(store.get('cm', 'a')?.rv).toBe(1);
+    expect(store.hasPending).toBe(true);
+    expect(store.currentRv).toBe(0);
+    expect(seen).toEqual([]);
+    expect(store.eventsAfter(0)).toEqual([]);
+  });
+
+  it('confirms pending commits in order: they enter the history and reach watchers', () => {
+    const { store, seen } = deferredStore();
+    store.commit('cm', 'a', 'ADDED', obj('a', 1));
+    store.commit('cm', 'a', 'MODIFIED', obj('a', 2));
+    expect(() => store.confirmNext(2)).toThrow(/oldest pending is 1/);
+    store.confirmNext(1);
+    expect(store.currentRv).toBe(1);
+    store.confirmNext(2);
+    expect(seen).toEqual(['ADDED a 1', 'MODIFIED a 2']);
+    expect(store.eventsAfter(0).map((e) => e.rv)).toEqual([1, 2]);
+    expect(store.hasPending).toBe(false);
+  });
+
+  it('rolls pending commits back to the confirmed state, newest first, and reuses their rvs', () => {
+    const { store, seen } = deferredStore();
+    store.commit('cm', 'a', 'ADDED', obj('a', 1));
+    store.confirmNext(1);
+    store.commit('cm', 'a', 'MODIFIED', obj('a', 2));
+    store.commit('cm', 'b', 'ADDED', obj('b', 1));
+    store.commit('cm', 'a', 'DELETED', obj('a', 2));
+    expect(store.rollbackPending().map((e) => e.rv)).toEqual([2, 3, 4]);
+    expect(store.get('cm', 'a')?.object.data).toEqual({ v: '1' });
+    expect(store.get('cm', 'b')).toBeUndefined();
+    expect(store.commit('cm', 'c', 'ADDED', obj('c', 1)).rv).toBe(2);
+    expect(seen).toEqual(['ADDED a 1']);
+  });
+
+  it('applies another writer’s change at its own rv, gaps allowed, and refuses one while commits are pending', () => {
+    const { store, seen } = deferredStore();
+    const remote = { ...obj('r', 1), metadata: { name: 'r', resourceVersion: '7' } };
+    store.applyRemote('cm', 'r', 'ADDED', remote, 7);
+    expect(store.currentRv).toBe(7);
+    expect(store.commit('cm', 'a', 'ADDED', obj('a', 1)).rv).toBe(8);
+    expect(() => store.applyRemote('cm', 'x', 'ADDED', remote, 9)).toThrow(/roll them back/);
+    store.rollbackPending();
+    expect(() => store.applyRemote('cm', 'x', 'ADDED', remote, 6)).toThrow(/not after 7/);
+    expect(seen).toEqual(['ADDED r 7']);
+    expect(store.eventsAfter(0).map((e) => e.rv)).toEqual([7]);
+  });
+
+  it('loads objects outside the history: a watch can start at the loaded rv, not before', () => {
+    const store = new ObjectStore();
+    store.load('cm', 'a', 5, JSON.stringify({ metadata: { name: 'a', resourceVersion: '5' } }));
+    store.loaded(9);
+    expect(store.get('cm', 'a')?.object.metadata?.name).toBe('a');
+    expect(store.currentRv).toBe(9);
+    expect(store.eventsAfter(9)).toEqual([]);
+    expect(() => store.eventsAfter(8)).toThrow(/too old resource version: 8 \(9\)/);
+    expect(store.commit('cm', 'b', 'ADDED', obj('b', 1)).rv).toBe(10);
+  });
+});
