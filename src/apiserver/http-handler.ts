@@ -22,9 +22,16 @@ import {
   apiVersions,
   SERVER_VERSION,
 } from './discovery.ts';
+import {
+  bodySchema,
+  checkBodyFields,
+  fieldValidationDirective,
+  pruneUnknownFields,
+  warningHeaderValue,
+} from './field-validation.ts';
 import { isPlainObject } from './merge-patch.ts';
 import type { ObjectStore } from './object-store.ts';
-import { openApiV3For, openApiV3Root } from './openapi.ts';
+import { OpenApiV3Documents, openApiSchemasOf, openApiV2Document } from './openapi/index.ts';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
 import { encodeList, encodeObject, hasProtobufForm } from './protobuf/object-codec.ts';
 import { protobufBodyAsJson } from './protobuf/protobuf-request-body.ts';
@@ -253,6 +260,8 @@ function resolveTarget(
 export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, res: ServerResponse) => void {
   const { registry, log } = ctx;
   const table = registry.table;
+  const openApi = openApiSchemasOf(registry);
+  const openApiV3 = new OpenApiV3Documents(() => registry.table, openApi);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -284,11 +293,15 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       }
       return send(res, 200, path === '/api' ? apiVersions(ctx.serverAddress()) : apiGroupList(table));
     }
-    if (path === '/openapi/v3') return send(res, 200, openApiV3Root(table));
+    if (path === '/openapi/v3') return send(res, 200, openApiV3.root());
     if (path.startsWith('/openapi/v3/')) {
-      const doc = openApiV3For(table, path.slice('/openapi/v3/'.length));
+      const doc = openApiV3.resolve(path.slice('/openapi/v3/'.length));
       if (!doc) throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
       return send(res, 200, doc);
+    }
+    if (path === '/openapi/v2') {
+      negotiate(req.headers.accept, false); // JSON only: a protobuf-only Accept is 406
+      return send(res, 200, openApiV2Document(registry.table, openApi));
     }
     if (path.startsWith('/openapi/')) {
       throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
@@ -438,10 +451,9 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
         return send(res, 200, `${head.slice(0, -1)},"items":[${page.items.map((i) => i.json).join(',')}]}`);
       }
       if (method === 'POST') {
-        if (q.get('fieldValidation') && !['Ignore', 'Warn', 'Strict'].includes(q.get('fieldValidation')!)) {
-          throw badRequest(`fieldValidation: invalid value ${JSON.stringify(q.get('fieldValidation'))}`);
-        }
-        return send(res, 201, render(registry.create(def, namespace, parseJson(body), { dryRun })));
+        const parsed = parseJson(body);
+        checkFields(res, def, q, method, contentType, body, parsed);
+        return send(res, 201, render(registry.create(def, namespace, parsed, { dryRun })));
       }
       if (method === 'DELETE') {
         const items = registry.deleteCollection(
@@ -466,16 +478,16 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
           throw badRequest('watch of a single object: use a fieldSelector on metadata.name');
         return send(res, 200, render(registry.get(def, namespace, name).object));
       }
-      case 'PUT':
-        return send(
-          res,
-          200,
-          render(registry.update(def, namespace, name, parseJson(body), subresource, { dryRun })),
-        );
+      case 'PUT': {
+        const parsed = parseJson(body);
+        checkFields(res, def, q, method, contentType, body, parsed);
+        return send(res, 200, render(registry.update(def, namespace, name, parsed, subresource, { dryRun })));
+      }
       case 'PATCH': {
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
-        const out = registry.patch(def, namespace, name, type, body, subresource, { dryRun });
+        const patch = checkPatchFields(res, def, q, namespace, name, type, body, subresource);
+        const out = registry.patch(def, namespace, name, type, patch, subresource, { dryRun });
         return send(res, out.created ? 201 : 200, render(out.object));
       }
       case 'DELETE': {
@@ -485,6 +497,65 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       }
       default:
         throw methodNotAllowed(method, def.resource);
+    }
+  };
+
+  /**
+   * fieldValidation on a create or update body sent as JSON (protobuf bodies have no unknown
+   * fields): Strict refuses unknown and duplicate fields, Warn sends them as Warning headers; under
+   * both Warn and Ignore the unknown fields are dropped, as decoding into upstream's types drops them.
+   */
+  const checkFields = (
+    res: ServerResponse,
+    def: ResourceDef,
+    q: URLSearchParams,
+    method: string,
+    contentType: string,
+    text: string,
+    body: unknown,
+  ): void => {
+    const directive = fieldValidationDirective(q, method);
+    if (contentType === PROTOBUF_CONTENT_TYPE) return;
+    const found = checkBodyFields(openApi, { directive, target: def, text, body });
+    for (const w of found) res.appendHeader('Warning', warningHeaderValue(w));
+    pruneUnknownFields(body, bodySchema(openApi, body, def), openApi);
+  };
+
+  /**
+   * fieldValidation on a JSON, merge or strategic merge patch (duplicates in the patch, unknown
+   * fields in the patched object); returns the patch to apply, its unknown fields dropped.
+   */
+  const checkPatchFields = (
+    res: ServerResponse,
+    def: ResourceDef,
+    q: URLSearchParams,
+    namespace: string | undefined,
+    name: string,
+    type: string,
+    text: string,
+    subresource: string | undefined,
+  ): string => {
+    const directive = fieldValidationDirective(q, 'PATCH');
+    const skip = type === 'application/apply-patch+yaml' || (subresource && subresource !== 'status');
+    if (skip) return text;
+    if (directive !== 'Ignore') {
+      let patched: unknown;
+      try {
+        const current = registry.get(def, namespace, name).object as Record<string, unknown>;
+        patched = registry.applyPatch(structuredClone(current), type, text);
+      } catch {
+        return text; // a missing object or a patch that does not apply: the patch itself answers that
+      }
+      const found = checkBodyFields(openApi, { directive, target: def, text, patch: { type, patched } });
+      for (const w of found) res.appendHeader('Warning', warningHeaderValue(w));
+      if (found.length === 0) return text;
+    }
+    if (type === 'application/json-patch+json') return text;
+    try {
+      const doc = JSON.parse(text) as unknown;
+      return JSON.stringify(pruneUnknownFields(doc, bodySchema(openApi, undefined, def), openApi));
+    } catch {
+      return text;
     }
   };
 

@@ -83,7 +83,12 @@ describe('embedded API server over HTTP', () => {
       const patch = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}'].patch;
       expect(patch['x-kubernetes-group-version-kind']).toEqual({ group: '', version: 'v1', kind: 'Pod' });
       expect(patch.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');
-      expect((await request(server, 'GET', '/openapi/v2')).status).toBe(404);
+      const v2 = await request(server, 'GET', '/openapi/v2');
+      expect(v2.status).toBe(200);
+      expect(v2.body.swagger).toBe('2.0');
+      expect(v2.body.definitions['io.k8s.api.core.v1.Pod']).toBeDefined();
+      const protobufOnly = { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' };
+      expect((await request(server, 'GET', '/openapi/v2', { headers: protobufOnly })).status).toBe(406);
     });
   });
 
