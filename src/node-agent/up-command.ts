@@ -1,9 +1,12 @@
 // `kube-rx up`: runs the node agent against the embedded API server (default) or a cluster, until SIGTERM.
+import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { Logger } from '../../operators/logger.ts';
 import { KNOWN_FEATURE_GATES } from '../apiserver/index.ts';
 import { featureGatesFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
+import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+import { rootCAFromKubeconfig } from '../controllers/root-ca-cert-publisher/root-ca-from-kubeconfig.ts';
 import { parseGoDuration } from '../kubelet/go-duration.ts';
 import { addPodSourceOptions, type PodSourceFlags, podSourceOptions } from '../kubelet/pod-source-flags.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -117,10 +120,21 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           burst: flags.kubeApiBurst,
           logger,
         });
+        // until the controller manager runs it (issue 15): kube-root-ca.crt in every namespace, for
+        // the service-account volumes; only for the embedded API server (a cluster has its own)
+        const embedded = !flags.kubeconfig && !flags.inCluster && agent.kubeconfig;
+        const publisher = embedded
+          ? rootCACertPublisher({
+              client: agent.client,
+              rootCA: rootCAFromKubeconfig(await readFile(agent.kubeconfig as string, 'utf8')),
+              logger,
+            }).subscribe()
+          : undefined;
         stdout.write(
           `${JSON.stringify({ server: agent.server, kubeconfig: agent.kubeconfig ?? null, node: nodeName, health: agent.healthUrl })}\n`,
         );
         await requested;
+        publisher?.unsubscribe();
         await agent.stop(grace);
       } finally {
         dispose();

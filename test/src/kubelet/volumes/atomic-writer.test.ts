@@ -69,27 +69,34 @@ describe('atomicWrite', () => {
     expect((await stat(join(dir, 'f'))).mode & 0o777).toBe(0o600);
   });
 
-  it.each([
-    {
-      name: 'a file that goes away is unlinked',
-      before: { a: '1', b: '2' },
-      after: { a: '1' },
-      visible: ['a'],
-    },
-    {
-      name: 'a directory that goes away is unlinked',
-      before: { a: '1', 'd/x': '2' },
-      after: { a: '1' },
-      visible: ['a'],
-    },
-    { name: 'a new file gets its link', before: { a: '1' }, after: { a: '1', c: '3' }, visible: ['a', 'c'] },
-    {
-      name: 'a nested file going keeps its directory',
-      before: { 'd/x': '1', 'd/y': '2' },
-      after: { 'd/x': '1' },
-      visible: ['d'],
-    },
-  ])('$name', async ({ before, after, visible }) => {
+  it.each<{ name: string; before: Record<string, string>; after: Record<string, string>; visible: string[] }>(
+    [
+      {
+        name: 'a file that goes away is unlinked',
+        before: { a: '1', b: '2' },
+        after: { a: '1' },
+        visible: ['a'],
+      },
+      {
+        name: 'a directory that goes away is unlinked',
+        before: { a: '1', 'd/x': '2' },
+        after: { a: '1' },
+        visible: ['a'],
+      },
+      {
+        name: 'a new file gets its link',
+        before: { a: '1' },
+        after: { a: '1', c: '3' },
+        visible: ['a', 'c'],
+      },
+      {
+        name: 'a nested file going keeps its directory',
+        before: { 'd/x': '1', 'd/y': '2' },
+        after: { 'd/x': '1' },
+        visible: ['d'],
+      },
+    ],
+  )('$name', async ({ before, after, visible }) => {
     await atomicWrite(dir, payload(before));
     await atomicWrite(dir, payload(after));
     const names = (await readdir(dir)).filter((n) => !n.startsWith('..')).sort();
