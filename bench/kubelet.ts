@@ -5,7 +5,8 @@
 // Knobs: BENCH_RUNTIMES=process,simulated (default both), BENCH_PROCESS_PODS (default 100, one node),
 // BENCH_SIM_PODS (default 3,000) on BENCH_SIM_NODES simulated kubelets in one process (default 30),
 // BENCH_SCALE=0.1 (multiplies the pod counts), BENCH_CREATE_CONCURRENCY (default 32), BENCH_TIMEOUT_MS,
-// BENCH_CHILD_FLAGS=--cpu-prof.
+// BENCH_CHILD_FLAGS=--cpu-prof, BENCH_PROFILE_DIR=/tmp/prof (a CPU profile from the first create to the last
+// pod Running, <runtime>.cpuprofile).
 //
 // Each pod is created already bound (spec.nodeName set) with one container running `sleep 3600`. A watch on
 // pods, opened before the first create, stamps each pod's ADDED event (bound) and the first event whose
@@ -15,6 +16,9 @@
 // to when every pod runs, over the pods; the process runtime's container processes are not counted in it.
 // Beside: the upstream pod-startup SLO (p99 ≤ 5 s, image pulls excluded) and issue 13's aim (p99 < 200 ms).
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { firstValueFrom } from 'rxjs';
 import type { Pod } from '../operators/api/core-v1.ts';
@@ -111,6 +115,13 @@ async function runChild(runtime: Runtime): Promise<Result> {
   await new Promise((r) => setTimeout(r, 500));
   global.gc?.();
   const rssBefore = process.memoryUsage.rss();
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profiler = profileDir ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   await pooled(pods, CONCURRENCY, (i) =>
     firstValueFrom(
       benchClient.create(PODS, benchPod(i, kubelets.nodeNames[i % kubelets.nodeNames.length]!) as KubeObject),
@@ -120,6 +131,11 @@ async function runChild(runtime: Runtime): Promise<Result> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([done, new Promise((r) => (timer = setTimeout(r, limitMs)))]);
   clearTimeout(timer);
+  if (profiler && profileDir) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(join(profileDir, `${runtime}.cpuprofile`), JSON.stringify(profile));
+    profiler.disconnect();
+  }
   const lastRunning = Math.max(...started.values());
   global.gc?.();
   const rssAfter = process.memoryUsage.rss();
