@@ -1,4 +1,4 @@
-// proxyPodSubresource: pods/log, pods/exec and pods/portforward, proxied to the pod's kubelet over HTTPS (WebSocket upgrades passed through byte for byte).
+// proxyPodSubresource: pods/log, pods/exec and pods/portforward, proxied to the pod's kubelet over HTTPS (upgrades passed through byte for byte; SPDY-in-WebSocket port forwarding tunnelled).
 import { type IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
@@ -6,6 +6,7 @@ import type { Node, Pod } from '../../../operators/api/core-v1.ts';
 import { ApiStatusError, badRequest, methodNotAllowed } from '../api-status.ts';
 import type { Registry } from '../registry.ts';
 import { findResource } from '../resource-table.ts';
+import { tunnelledSpdyProtocols, tunnelSpdyOverWebSocket } from './spdy-websocket-tunnel.ts';
 
 /** The pod subresources this proxy serves. */
 export const POD_PROXY_SUBRESOURCES = ['log', 'exec', 'portforward'] as const;
@@ -132,6 +133,16 @@ export async function proxyPodSubresource(
   const path = `/${endpoint}/${segments.map(encodeURIComponent).join('/')}?${pass}`;
   if (subresource === 'log') return proxyLogs(res, host, port, path);
   if (!req.headers.upgrade) throw badRequest('Upgrade request required');
+  if (
+    subresource === 'portforward' &&
+    String(req.headers.upgrade).toLowerCase() === 'websocket' &&
+    tunnelledSpdyProtocols(req).length > 0
+  ) {
+    // kubectl 1.31+: SPDY inside WebSocket messages; the kubelet is dialed with a SPDY upgrade
+    const head = upgradeHeads.get(req);
+    if (!head) throw notRoutingUpgrades();
+    return tunnelSpdyOverWebSocket(req, res, head, { host, port, path });
+  }
   return proxyUpgrade(req, res, host, port, path);
 }
 
@@ -160,6 +171,15 @@ function kubeletHost(node: Node): string {
     if (found) return found.address;
   }
   throw badRequest(`no preferred addresses found; known addresses: []`);
+}
+
+/** The server's HTTP parser still owns the socket: relaying over it would corrupt the stream. */
+function notRoutingUpgrades(): ApiStatusError {
+  return new ApiStatusError(
+    503,
+    'ServiceUnavailable',
+    'the server is not routing upgrade requests yet; retry',
+  );
 }
 
 function kubeletError(host: string, port: number, path: string, error: Error): ApiStatusError {
@@ -222,14 +242,7 @@ function proxyUpgrade(
 ): Promise<void> {
   const client = req.socket;
   const head = upgradeHeads.get(req);
-  if (!head) {
-    // the server's HTTP parser still owns this socket: relaying over it would corrupt the stream
-    throw new ApiStatusError(
-      503,
-      'ServiceUnavailable',
-      'the server is not routing upgrade requests yet; retry',
-    );
-  }
+  if (!head) throw notRoutingUpgrades();
   const headers: Record<string, string | string[]> = {};
   for (const key of UPGRADE_HEADERS) {
     const value = req.headers[key];

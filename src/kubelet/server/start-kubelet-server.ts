@@ -1,21 +1,30 @@
-// startKubeletServer: the kubelet's HTTPS server: /healthz, /pods, /containerLogs, /exec (WebSocket channel.k8s.io) and /metrics/resource.
+// startKubeletServer: the kubelet's HTTPS server: /healthz, /pods, /containerLogs, /exec (WebSocket channel.k8s.io), /portForward (SPDY or WebSocket) and /metrics/resource.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { cpus, freemem, totalmem } from 'node:os';
 import { finished } from 'node:stream/promises';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { createWebSocketStream, type WebSocket, WebSocketServer } from 'ws';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { InvalidInputError } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import { criLogOutput, readCriLog } from '../../../streams/runtimes/cri-log.ts';
 import type { ContainerRuntime, ContainerStatus, ExecSession } from '../../../streams/runtimes/runtime.ts';
 import { servingCertificates } from '../../apiserver/certificates.ts';
+import { acceptTunnelWebSocket } from './accept-tunnel-web-socket.ts';
 import { CHANNEL, decodeChannelFrame, EXEC_SUBPROTOCOLS, encodeChannelFrame } from './channel-frame.ts';
 import { execErrorStatus, execStatus } from './exec-status.ts';
 import { parseLogQuery } from './log-query.ts';
 import { PORT_FORWARD_SUBPROTOCOLS, parsePortForwardPorts, relayPortForward } from './port-forward.ts';
 import { type ContainerSample, resourceMetricsText } from './resource-metrics.ts';
+import {
+  PORT_FORWARD_PROTOCOL_V1,
+  SPDY_TUNNEL_PORT_FORWARD_PROTOCOL,
+  serveSpdyPortForward,
+} from './spdy-port-forward.ts';
+
+/** The Upgrade token of SPDY connections (kubectl's fallback, and the API server's own dialing). */
+const SPDY_UPGRADE = 'SPDY/3.1';
 
 /** Where the kubelet serves (`--port`, `--address`). */
 export interface KubeletServerOptions {
@@ -62,8 +71,10 @@ class HttpError extends Error {
  * - `/exec/{namespace}/{pod}/{container}?command=...&stdin=&stdout=&stderr=&tty=`: a WebSocket
  *   upgrade speaking `v5.channel.k8s.io` or `v4.channel.k8s.io` (SPDY is refused with 400, so
  *   clients that fall back to it get a clear error).
- * - `/portForward/{namespace}/{pod}?ports=...`: a WebSocket upgrade (`v4.channel.k8s.io`) relaying
- *   each port to the pod's IP.
+ * - `/portForward/{namespace}/{pod}[/{uid}]`: an `Upgrade: SPDY/3.1` connection speaking
+ *   `portforward.k8s.io` (ports in each stream's headers), the same SPDY frames tunnelled in a
+ *   WebSocket (`SPDY/3.1+portforward.k8s.io`), or a WebSocket `v4.channel.k8s.io` with `?ports=...`;
+ *   each relays to the pod's IP.
  * - `GET /metrics/resource`: node, pod and container CPU and memory from the runtime's stats.
  *
  * Teardown: `close()` ends every connection, killing exec sessions and stopping log followers.
@@ -83,6 +94,7 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     noServer: true,
     handleProtocols: (offered) => PORT_FORWARD_SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
   });
+  const tunnels = new Set<WebSocket>();
 
   const findPod = (namespace: string, name: string): Pod => {
     const pod = deps.pods().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
@@ -208,7 +220,14 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
   };
 
   const refuseUpgrade = (socket: Socket, code: number, message: string) => {
-    const reason = code === 404 ? 'Not Found' : code === 500 ? 'Internal Server Error' : 'Bad Request';
+    const reason =
+      code === 404
+        ? 'Not Found'
+        : code === 403
+          ? 'Forbidden'
+          : code === 500
+            ? 'Internal Server Error'
+            : 'Bad Request';
     const body = `${message}\n`;
     socket.end(
       `HTTP/1.1 ${code} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -218,7 +237,7 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
   const upgrade = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-    if (parts[0] === 'portForward' && parts.length === 3)
+    if (parts[0] === 'portForward' && (parts.length === 3 || parts.length === 4))
       return upgradePortForward(req, socket, head, parts, url);
     if (parts[0] !== 'exec' || parts.length !== 4) return refuseUpgrade(socket, 404, '404 page not found');
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
@@ -271,18 +290,41 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     parts: string[],
     url: URL,
   ) => {
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+    const upgradeTo = (req.headers.upgrade ?? '').toLowerCase();
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
+    const spdy = upgradeTo === SPDY_UPGRADE.toLowerCase();
+    const tunnel = upgradeTo === 'websocket' && offered.includes(SPDY_TUNNEL_PORT_FORWARD_PROTOCOL);
+    if (!spdy && upgradeTo !== 'websocket') {
       return refuseUpgrade(
         socket,
         400,
-        `unable to upgrade: ${req.headers.upgrade ?? 'no'} upgrade is not supported; use WebSocket (${PORT_FORWARD_SUBPROTOCOLS.join(', ')})`,
+        `unable to upgrade: ${req.headers.upgrade ?? 'no'} upgrade is not supported; use ${SPDY_UPGRADE} or WebSocket (${[SPDY_TUNNEL_PORT_FORWARD_PROTOCOL, ...PORT_FORWARD_SUBPROTOCOLS].join(', ')})`,
       );
     }
-    const ports = parsePortForwardPorts(url.searchParams);
+    // SPDY carries the ports in each stream's headers; the WebSocket channel protocol in the query
+    const ports = spdy || tunnel ? [] : parsePortForwardPorts(url.searchParams);
     if (ports instanceof InvalidInputError) return refuseUpgrade(socket, 400, ports.message);
+    if (spdy) {
+      const versions = String(req.headers['x-stream-protocol-version'] ?? '')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
+      if (versions.length > 0 && !versions.includes(PORT_FORWARD_PROTOCOL_V1)) {
+        return refuseUpgrade(
+          socket,
+          403,
+          `unable to upgrade: unable to negotiate protocol: client supports [${versions.join(' ')}], server accepts [${PORT_FORWARD_PROTOCOL_V1}]`,
+        );
+      }
+    }
     let host = '127.0.0.1';
+    let pod: Pod;
     try {
-      const pod = findPod(parts[1]!, parts[2]!);
+      pod = findPod(parts[1]!, parts[2]!);
+      if (parts[3] && parts[3] !== pod.metadata.uid)
+        throw new HttpError(404, `pod "${parts[2]}" does not exist`);
       const sandboxes = await runtime.listPodSandboxes({
         podUid: pod.metadata.uid ?? '',
         state: 'SANDBOX_READY',
@@ -296,6 +338,24 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
         error instanceof HttpError ? error.code : 500,
         String((error as Error).message),
       );
+    }
+    const target = { host, podName: pod.metadata.name ?? '', podUid: pod.metadata.uid ?? '', logger };
+    if (spdy) {
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${SPDY_UPGRADE}\r\nX-Stream-Protocol-Version: ${PORT_FORWARD_PROTOCOL_V1}\r\n\r\n`,
+      );
+      if (head.length) socket.unshift(head);
+      socket.setNoDelay(true);
+      void serveSpdyPortForward(socket, target);
+      return;
+    }
+    if (tunnel) {
+      acceptTunnelWebSocket(req, socket, head, SPDY_TUNNEL_PORT_FORWARD_PROTOCOL, (ws) => {
+        tunnels.add(ws);
+        ws.once('close', () => tunnels.delete(ws));
+        void serveSpdyPortForward(createWebSocketStream(ws), target);
+      });
+      return;
     }
     forwards.handleUpgrade(req, socket, head, (ws) => relayPortForward(ws, host, ports));
   };
@@ -403,7 +463,7 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const session of sessions) session.kill();
-        for (const client of [...wss.clients, ...forwards.clients]) client.terminate();
+        for (const client of [...wss.clients, ...forwards.clients, ...tunnels]) client.terminate();
         wss.close();
         forwards.close();
         server.close(() => resolve());
