@@ -11,6 +11,7 @@ import type {
   NamespaceOption,
   ResourceDescriptor,
 } from '../../streams/api-client.ts';
+import type { ReflectorMetricsSink } from '../../streams/list-watch.ts';
 import type { ListerWatcher, ListOptions, WatchOptions } from '../../streams/ports.ts';
 import { metadataInformer, type PartialObjectMetadata } from './metadata-informer.ts';
 import { type SharedInformer, type SharedInformerConfig, sharedInformer } from './shared-informer.ts';
@@ -41,6 +42,12 @@ export interface InformerFactoryConfig {
    * informer's default).
    */
   lifecycle?: SharedInformerConfig['lifecycle'];
+  /**
+   * Where every informer reports its restarts and lists (e.g. `reflectorMetrics(registry)`): the factory
+   * asks it for one sink per informer, labelled by the informer's name (`pods`, `deployments.apps`,
+   * `pods (metadata)`), unless `listWatch.metrics` is set.
+   */
+  metrics?: { sink(resource: string): ReflectorMetricsSink };
 }
 
 /** Options of one informer of a factory. */
@@ -145,6 +152,9 @@ export function informerFactory(config: InformerFactoryConfig): InformerFactory 
     };
     if (config.transform) out.transform = config.transform;
     if (config.listWatch) out.listWatch = config.listWatch;
+    if (config.metrics && !config.listWatch?.metrics) {
+      out.listWatch = { ...out.listWatch, metrics: config.metrics.sink(name) };
+    }
     if (config.fifo) out.fifo = config.fifo;
     if (config.scheduler) out.scheduler = config.scheduler;
     if (config.logger) out.logger = config.logger;

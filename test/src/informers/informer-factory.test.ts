@@ -1,10 +1,12 @@
 // informerFactory and waitForCacheSync: sharing by resource, namespace and list-option tweaks, start/shutdown, sync results and abort.
+import { Registry } from 'prom-client';
 import { NEVER, Observable, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { dropManagedFields } from '../../../src/informers/drop-managed-fields.ts';
 import { informerFactory, resourceName } from '../../../src/informers/informer-factory.ts';
 import { toPartialObjectMetadata } from '../../../src/informers/metadata-informer.ts';
 import { waitForCacheSync } from '../../../src/informers/wait-for-cache-sync.ts';
+import { reflectorMetrics } from '../../../src/metrics/reflector-metrics.ts';
 import { FakeApiServer } from '../../../src/testing/fake-api-server.ts';
 import { VirtualClock } from '../../../src/testing/virtual-clock.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
@@ -28,6 +30,47 @@ function fakeClient(servers: Record<string, FakeApiServer>) {
 }
 
 describe('informerFactory', () => {
+  it('gives every informer its own metrics sink, labelled by its name, unless listWatch has one', async () => {
+    const clock = new VirtualClock();
+    const pods = new FakeApiServer({ scheduler: clock.scheduler });
+    const nodes = new FakeApiServer({ scheduler: clock.scheduler });
+    const { client } = fakeClient({ pods, nodes });
+    const registry = new Registry();
+    const factory = informerFactory({
+      client,
+      scheduler: clock.scheduler,
+      listWatch: { watchList: false },
+      metrics: reflectorMetrics(registry),
+    });
+    factory.forResource(PODS);
+    factory.metadataForResource(NODES);
+    factory.start();
+    clock.advance(0);
+    const lists = await registry.getSingleMetric('kube_rx_reflector_lists_total')!.get();
+    expect(lists.values.map((v) => [v.labels.resource, v.labels.reason, v.value]).sort()).toEqual([
+      ['nodes (metadata)', 'initial', 1],
+      ['pods', 'initial', 1],
+    ]);
+    factory.shutdown();
+    const own: string[] = [];
+    const sink = { restarted: () => {}, listed: () => own.push('listed'), track: () => () => {} };
+    const explicit = informerFactory({
+      client,
+      scheduler: clock.scheduler,
+      listWatch: { watchList: false, metrics: sink },
+      metrics: {
+        sink: () => {
+          throw new Error('not asked when listWatch has a sink');
+        },
+      },
+    });
+    explicit.forResource(PODS);
+    explicit.start();
+    clock.advance(0);
+    expect(own).toEqual(['listed']);
+    explicit.shutdown();
+  });
+
   it("drops a watched object of another kind than the resource's (client-go's expected type)", () => {
     const clock = new VirtualClock();
     const watch = new Subject<{ type: 'ADDED'; object: object }>();
