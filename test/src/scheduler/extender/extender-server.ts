@@ -14,7 +14,7 @@ export interface ExtenderRequest {
 /** A handler's answer: a JSON body (status 200), or a status with a body; `hang` never answers. */
 export type ExtenderAnswer = unknown | { status: number; body?: unknown } | 'hang';
 
-export type ExtenderHandler = (body: Record<string, unknown>) => ExtenderAnswer;
+export type ExtenderHandler = (body: Record<string, unknown>) => ExtenderAnswer | Promise<ExtenderAnswer>;
 
 export interface ExtenderServer {
   /** `http://127.0.0.1:<port>/scheduler` (https with `tls`). */
@@ -37,7 +37,7 @@ export async function startExtenderServer(tls?: { cert: string; key: string }): 
   const listener: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const verb = (req.url ?? '').replace(/^\/scheduler\//, '');
       let body: Record<string, unknown> = {};
       try {
@@ -51,7 +51,12 @@ export async function startExtenderServer(tls?: { cert: string; key: string }): 
         res.writeHead(404).end();
         return;
       }
-      const answer = handler(body);
+      let answer: ExtenderAnswer;
+      try {
+        answer = await handler(body);
+      } catch (error) {
+        answer = { status: 500, body: { Error: String(error) } };
+      }
       if (answer === 'hang') {
         hanging.add(res);
         return;
