@@ -63,6 +63,32 @@ export function fitsRequest(
   ignoredResources?: ReadonlySet<string>,
   ignoredResourceGroups?: ReadonlySet<string>,
 ): InsufficientResource[] {
+  // Filter runs this for every node of every cycle and most nodes fit: allocate only for a shortfall.
+  const alloc = nodeInfo.allocatable;
+  const used = nodeInfo.requested;
+  const podCount = nodeInfo.pods.length;
+  if (
+    podCount + 1 <= alloc.allowedPodNumber &&
+    request.milliCPU <= alloc.milliCPU - used.milliCPU &&
+    request.memory <= alloc.memory - used.memory &&
+    request.ephemeralStorage <= alloc.ephemeralStorage - used.ephemeralStorage &&
+    isEmpty(request.scalar)
+  )
+    return [];
+  return shortfalls(request, nodeInfo, ignoredResources, ignoredResourceGroups);
+}
+
+function isEmpty(o: Record<string, number>): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+function shortfalls(
+  request: Resource,
+  nodeInfo: NodeInfo,
+  ignoredResources?: ReadonlySet<string>,
+  ignoredResourceGroups?: ReadonlySet<string>,
+): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   const alloc = nodeInfo.allocatable;
   const used = nodeInfo.requested;
