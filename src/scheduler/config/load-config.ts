@@ -26,6 +26,31 @@ const TOP_FIELDS = new Set([
 ]);
 const PROFILE_FIELDS = new Set(['schedulerName', 'percentageOfNodesToScore', 'plugins', 'pluginConfig']);
 const PLUGIN_POINTS = new Set<string>(['multiPoint', ...EXTENSION_POINTS]);
+const EXTENDER_FIELDS = new Set([
+  'urlPrefix',
+  'filterVerb',
+  'preemptVerb',
+  'prioritizeVerb',
+  'weight',
+  'bindVerb',
+  'enableHTTPS',
+  'tlsConfig',
+  'httpTimeout',
+  'nodeCacheCapable',
+  'managedResources',
+  'ignorable',
+]);
+const EXTENDER_TLS_FIELDS = new Set([
+  'insecure',
+  'serverName',
+  'certFile',
+  'keyFile',
+  'caFile',
+  'certData',
+  'keyData',
+  'caData',
+]);
+const MANAGED_RESOURCE_FIELDS = new Set(['name', 'ignoredByScheduler']);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -46,6 +71,20 @@ function unknownFields(doc: Record<string, unknown>): FieldError[] {
     doc.profiles.forEach((p, i) => {
       check(p, PROFILE_FIELDS, `profiles[${i}]`);
       if (isObject(p)) check(p.plugins, PLUGIN_POINTS, `profiles[${i}].plugins`);
+    });
+  }
+  if (doc.extenders !== undefined && !Array.isArray(doc.extenders))
+    errors.push(invalid('extenders', doc.extenders, 'must be a list'));
+  if (Array.isArray(doc.extenders)) {
+    doc.extenders.forEach((e, i) => {
+      const path = `extenders[${i}]`;
+      check(e, EXTENDER_FIELDS, path);
+      if (!isObject(e)) return;
+      check(e.tlsConfig, EXTENDER_TLS_FIELDS, `${path}.tlsConfig`);
+      if (Array.isArray(e.managedResources))
+        e.managedResources.forEach((r, j) =>
+          check(r, MANAGED_RESOURCE_FIELDS, `${path}.managedResources[${j}]`),
+        );
     });
   }
   return errors;

@@ -1,4 +1,6 @@
 // Validation of a defaulted KubeSchedulerConfiguration, as upstream's validation.go: every error names its field path.
+import { labelKeyErrors } from '../../../operators/label-selector.ts';
+import { isExtendedResourceName } from '../../../operators/scheduling/plugins/node-resources/node-resources-fit.ts';
 import { parseGoDuration } from '../../kubelet/go-duration.ts';
 import { duplicate, type FieldError, invalid, required, unsupported } from './field-error.ts';
 import { PLUGIN_HELPER_ARGS_VALIDATORS } from './plugin-args-validators.ts';
@@ -17,6 +19,18 @@ export interface ValidateOptions {
   knownPlugins?: ReadonlySet<string>;
   /** Args validators by plugin name, added to (and overriding) the in-tree ones. */
   argsValidators?: Readonly<Record<string, PluginArgsValidator>>;
+}
+
+/**
+ * Why `name` is not an extended resource name, as upstream's validateExtendedResourceName: a qualified
+ * name first, then a domain-prefixed name outside kubernetes.io that is valid behind `requests.`.
+ */
+function extendedResourceNameErrors(name: string): string[] {
+  const qualified = labelKeyErrors(name);
+  if (qualified.length > 0) return qualified;
+  if (!isExtendedResourceName(name) || labelKeyErrors(`requests.${name}`).length > 0)
+    return ['is an invalid extended resource name'];
+  return [];
 }
 
 /** Plugins removed from v1; naming them is an error. */
@@ -235,6 +249,8 @@ export function validateConfiguration(
     durationMs(`${path}.httpTimeout`, e.httpTimeout, errors);
     (e.managedResources ?? []).forEach((r, j) => {
       const field = `${path}.managedResources[${j}].name`;
+      const nameErrors = extendedResourceNameErrors(r.name);
+      for (const msg of nameErrors) errors.push(invalid(field, r.name, msg));
       if (managed.has(r.name))
         errors.push(invalid(field, r.name, 'duplicate extender managed resource name'));
       managed.add(r.name);

@@ -169,6 +169,31 @@ describe('validateConfiguration', () => {
       'extenders: Invalid value: "found 2 extenders implementing bind": only one extender can implement bind',
     ],
     [
+      'an extender managing a native resource',
+      { extenders: [{ urlPrefix: 'http://a', managedResources: [{ name: 'memory' }] }] },
+      'extenders[0].managedResources[0].name: Invalid value: "memory": is an invalid extended resource name',
+    ],
+    [
+      'an extender managing a kubernetes.io resource',
+      { extenders: [{ urlPrefix: 'http://a', managedResources: [{ name: 'kubernetes.io/foo' }] }] },
+      'extenders[0].managedResources[0].name: Invalid value: "kubernetes.io/foo": is an invalid extended resource name',
+    ],
+    [
+      'two extenders managing the same resource',
+      {
+        extenders: [
+          { urlPrefix: 'http://a', managedResources: [{ name: 'example.com/gpu' }] },
+          { urlPrefix: 'http://b', managedResources: [{ name: 'example.com/gpu' }] },
+        ],
+      },
+      'extenders[1].managedResources[0].name: Invalid value: "example.com/gpu": duplicate extender managed resource name',
+    ],
+    [
+      'an extender with a bad httpTimeout',
+      { extenders: [{ urlPrefix: 'http://a', httpTimeout: 'soon' }] },
+      'extenders[0].httpTimeout: Invalid value: "soon": not a duration (e.g. 15s, 500ms, 1m30s)',
+    ],
+    [
       'a prioritizing extender without weight',
       { extenders: [{ urlPrefix: 'http://a', prioritizeVerb: 'prioritize' }] },
       'extenders[0].weight: Invalid value: 0: must have a positive weight applied to it',
@@ -184,6 +209,39 @@ describe('validateConfiguration', () => {
 });
 
 describe('parseSchedulerConfig', () => {
+  it('reads extenders with every field, defaulting httpTimeout to 5s', () => {
+    const c = parseSchedulerConfig(`extenders:
+- urlPrefix: https://127.0.0.1:8888/scheduler
+  filterVerb: filter
+  prioritizeVerb: prioritize
+  preemptVerb: preempt
+  bindVerb: bind
+  weight: 2
+  enableHTTPS: true
+  tlsConfig: {insecure: false, serverName: ext, caData: Zm9v}
+  nodeCacheCapable: true
+  ignorable: true
+  managedResources:
+  - {name: example.com/gpu, ignoredByScheduler: true}
+`);
+    expect(c.extenders).toEqual([
+      {
+        urlPrefix: 'https://127.0.0.1:8888/scheduler',
+        filterVerb: 'filter',
+        prioritizeVerb: 'prioritize',
+        preemptVerb: 'preempt',
+        bindVerb: 'bind',
+        weight: 2,
+        enableHTTPS: true,
+        tlsConfig: { insecure: false, serverName: 'ext', caData: 'Zm9v' },
+        nodeCacheCapable: true,
+        ignorable: true,
+        managedResources: [{ name: 'example.com/gpu', ignoredByScheduler: true }],
+        httpTimeout: '5s',
+      },
+    ]);
+  });
+
   it('reads YAML and defaults it', () => {
     const c = parseSchedulerConfig(
       'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: a\n- schedulerName: b\n',
@@ -212,6 +270,24 @@ describe('parseSchedulerConfig', () => {
       'Unsupported value',
     ],
     ['text that is not YAML', 'profiles: [\n', 'cfg.yaml', 'not YAML'],
+    [
+      'an unknown extender field',
+      'extenders:\n- urlPrefix: http://a\n  filterverb: filter\n',
+      'extenders[0].filterverb',
+      'unknown field',
+    ],
+    [
+      'an unknown tlsConfig field',
+      'extenders:\n- urlPrefix: https://a\n  tlsConfig: {caPem: x}\n',
+      'extenders[0].tlsConfig.caPem',
+      'unknown field',
+    ],
+    [
+      'an unknown managed resource field',
+      'extenders:\n- urlPrefix: http://a\n  managedResources: [{name: example.com/gpu, ignored: true}]\n',
+      'extenders[0].managedResources[0].ignored',
+      'unknown field',
+    ],
   ])('refuses %s, naming the field', (_name, text, field, message) => {
     let thrown: unknown;
     try {
