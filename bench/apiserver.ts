@@ -1,34 +1,57 @@
-// Benchmark of the embedded API server: writes per second, list latency over 50,000 pods, watch fan-out.
-// Run: node bench/apiserver.ts   (prints a table; numbers are for this machine only)
+// Benchmark of the embedded API server on each storage engine: creates/s, list latency, watch fan-out, restart.
+// Run: npm run bench -- apiserver   (prints a table; numbers are for this machine only)
+// Knobs: BENCH_ENGINES=memory,sqlite,etcd  BENCH_WRITES  BENCH_PODS (list)  BENCH_RESTART_OBJECTS  BENCH_WATCHERS  BENCH_EVENTS
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Etcd3 } from 'etcd3';
 import { JOURNAL_FILE } from '../src/apiserver/file-journal.ts';
-import { type RunningApiServer, startApiServer } from '../src/apiserver/index.ts';
+import { type ApiServerOptions, type RunningApiServer, startApiServer } from '../src/apiserver/index.ts';
+import { PROTOBUF_CONTENT_TYPE } from '../src/apiserver/protobuf/content-types.ts';
+import { encodeObject } from '../src/apiserver/protobuf/object-codec.ts';
+import {
+  ETCD_BINARY,
+  type PrivateEtcd,
+  startPrivateEtcd,
+} from '../test/src/apiserver/storage/private-etcd.ts';
 
+type Engine = 'memory' | 'sqlite' | 'etcd';
+const ENGINES = (process.env.BENCH_ENGINES ?? 'memory,sqlite,etcd').split(',') as Engine[];
 const PODS = Number(process.env.BENCH_PODS ?? 50_000);
-const WRITES = Number(process.env.BENCH_WRITES ?? 5_000);
+const WRITES = Number(process.env.BENCH_WRITES ?? 3_000);
+const RESTART_OBJECTS = Number(process.env.BENCH_RESTART_OBJECTS ?? 100_000);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
+const CLIENTS = 16;
+
+type Server = Pick<RunningApiServer, 'url' | 'caPem' | 'token'>;
 
 function call(
-  server: RunningApiServer,
+  server: Server,
   agent: Agent,
   method: string,
   path: string,
   body?: unknown,
+  form: 'json' | 'protobuf' = 'json',
 ): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload =
+      body === undefined ? undefined : form === 'protobuf' ? encodeObject(body) : JSON.stringify(body);
     const req = request(new URL(path, server.url), {
       method,
       agent,
-      headers: payload
-        ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }
-        : {},
+      headers: {
+        ...(server.token ? { Authorization: `Bearer ${server.token}` } : {}),
+        ...(payload
+          ? {
+              'Content-Type': form === 'protobuf' ? PROTOBUF_CONTENT_TYPE : 'application/json',
+              'Content-Length': Buffer.byteLength(payload),
+            }
+          : {}),
+      },
     });
     req.on('response', (res) => {
       let bytes = 0;
@@ -103,22 +126,20 @@ function realisticPod(i: number, namespace = 'bench') {
 }
 
 interface LoadJob {
-  url: string;
-  caPem: string;
+  server: Server;
   kind: 'pods' | 'configmaps';
+  form: 'json' | 'protobuf';
   namespace: string;
   count: number;
-  concurrency: number;
 }
 
-/** Creates `count` objects with `concurrency` clients; runs in a worker thread so the server keeps its own. */
+/** Creates `count` objects with CLIENTS clients; runs in a worker thread so the server keeps its own. */
 async function load(job: LoadJob): Promise<number> {
-  const server = { url: job.url, caPem: job.caPem } as RunningApiServer;
-  const agent = new Agent({ keepAlive: true, maxSockets: job.concurrency, ca: job.caPem });
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS, ca: job.server.caPem });
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: job.concurrency }, async () => {
+    Array.from({ length: CLIENTS }, async () => {
       while (next < job.count) {
         const i = next++;
         let body: unknown;
@@ -127,9 +148,15 @@ async function load(job: LoadJob): Promise<number> {
           delete (pod as { status?: unknown }).status;
           body = pod;
         } else {
-          body = { metadata: { name: `cm-${i}` }, data: { i: String(i) } };
+          body = {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `cm-${i}` },
+            data: { i: String(i) },
+          };
         }
-        const r = await call(server, agent, 'POST', `/api/v1/namespaces/${job.namespace}/${job.kind}`, body);
+        const path = `/api/v1/namespaces/${job.namespace}/${job.kind}`;
+        const r = await call(job.server, agent, 'POST', path, body, job.form);
         if (r.status !== 201) throw new Error(`create ${i}: ${r.status}`);
       }
     }),
@@ -146,103 +173,198 @@ function loadInWorker(job: LoadJob): Promise<number> {
   });
 }
 
-async function writesPerSecond(dataDir: string | undefined, n: number): Promise<number> {
-  const server = await startApiServer({ dataDir });
+const plain = (s: RunningApiServer): Server => ({ url: s.url, caPem: s.caPem, token: s.token });
+
+/** Where each engine's server keeps its objects; etcd gets a fresh prefix per use. */
+class Engines {
+  private etcd: PrivateEtcd | undefined;
+  private prefixes = 0;
+  private readonly dirs: string[] = [];
+  async etcdUrl(): Promise<string> {
+    this.etcd ??= await startPrivateEtcd(3600);
+    return this.etcd.url;
+  }
+  dir(): string {
+    const d = mkdtempSync(join(tmpdir(), 'kube-rx-bench-'));
+    this.dirs.push(d);
+    return d;
+  }
+  async options(engine: Engine, dir = this.dir()): Promise<ApiServerOptions> {
+    if (engine === 'memory') return {};
+    if (engine === 'sqlite') return { dataDir: dir };
+    return { dataDir: dir, etcdServers: [await this.etcdUrl()], etcdPrefix: `/bench-${++this.prefixes}` };
+  }
+  async close(): Promise<void> {
+    await this.etcd?.stop();
+    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+async function createsPerSecond(
+  engines: Engines,
+  engine: Engine,
+  form: 'json' | 'protobuf',
+): Promise<number> {
+  const server = await startApiServer(await engines.options(engine));
   const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: server.caPem });
   try {
     await call(server, agent, 'POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
     const ms = await loadInWorker({
-      url: server.url,
-      caPem: server.caPem,
+      server: plain(server),
       kind: 'pods',
+      form,
       namespace: 'bench',
-      count: n,
-      concurrency: 16,
+      count: WRITES,
     });
-    return n / (ms / 1000);
+    return WRITES / (ms / 1000);
   } finally {
     agent.destroy();
     await server.close();
   }
 }
 
-async function listLatency(): Promise<{ full: number; bytes: number; page: number; selected: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-rx-bench-'));
-  try {
-    // Seed the journal directly: 50,000 restored pods, no HTTP needed to fill the store.
-    const lines = [JSON.stringify({ type: 'RV', rv: PODS + 10 })];
-    lines.push(
-      JSON.stringify({
-        type: 'SNAPSHOT',
-        rv: 1,
-        resource: 'namespaces',
-        key: 'bench',
-        object: {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name: 'bench', uid: 'u', resourceVersion: '1' },
-        },
-      }),
-    );
-    for (let i = 0; i < PODS; i++) {
-      const pod = realisticPod(i);
-      (pod.metadata as Record<string, unknown>).resourceVersion = String(i + 2);
-      lines.push(
-        JSON.stringify({
-          type: 'SNAPSHOT',
-          rv: i + 2,
-          resource: 'pods',
-          key: `bench/${pod.metadata.name}`,
-          object: pod,
-        }),
-      );
-    }
-    writeFileSync(join(dir, JOURNAL_FILE), `${lines.join('\n')}\n`);
-    const server = await startApiServer({ dataDir: dir });
-    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: server.caPem });
-    try {
-      const time = async (path: string, runs: number) => {
-        let best = Number.POSITIVE_INFINITY;
-        let bytes = 0;
-        for (let i = 0; i < runs; i++) {
-          const t0 = performance.now();
-          const r = await call(server, agent, 'GET', path);
-          if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
-          best = Math.min(best, performance.now() - t0);
-          bytes = r.bytes;
-        }
-        return { ms: best, bytes };
-      };
-      const full = await time('/api/v1/namespaces/bench/pods', 3);
-      const page = await time('/api/v1/namespaces/bench/pods?limit=500', 5);
-      const selected = await time('/api/v1/namespaces/bench/pods?labelSelector=app%3Dapp-7', 5);
-      return { full: full.ms, bytes: full.bytes, page: page.ms, selected: selected.ms };
-    } finally {
-      agent.destroy();
-      await server.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+const namespaceObject = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, uid: `uid-${name}`, resourceVersion: '1' },
+});
+
+/** RESTART_OBJECTS pods, PODS of them in namespace `bench`, the rest in `bench-rest`. */
+function* seedPods(): Generator<{ key: string; pod: ReturnType<typeof realisticPod> }> {
+  for (let i = 0; i < RESTART_OBJECTS; i++) {
+    const pod = realisticPod(i, i < PODS ? 'bench' : 'bench-rest');
+    yield { key: `${pod.metadata.namespace}/${pod.metadata.name}`, pod };
   }
 }
 
-async function watchFanOut(): Promise<{ seconds: number; delivered: number }> {
-  const server = await startApiServer({ historyWindow: EVENTS * 2 });
+/** Seeds a data dir as the old JSONL journal did; the first start migrates it into SQLite. */
+function seedSqlite(dir: string): void {
+  const lines = [
+    JSON.stringify({
+      type: 'SNAPSHOT',
+      rv: 1,
+      resource: 'namespaces',
+      key: 'bench',
+      object: namespaceObject('bench'),
+    }),
+    JSON.stringify({
+      type: 'SNAPSHOT',
+      rv: 1,
+      resource: 'namespaces',
+      key: 'bench-rest',
+      object: namespaceObject('bench-rest'),
+    }),
+  ];
+  let rv = 1;
+  for (const { key, pod } of seedPods()) {
+    (pod.metadata as Record<string, unknown>).resourceVersion = String(++rv);
+    lines.push(JSON.stringify({ type: 'ADDED', rv, resource: 'pods', key, object: pod }));
+  }
+  writeFileSync(join(dir, JOURNAL_FILE), `${lines.join('\n')}\n`);
+}
+
+/** Seeds etcd directly under `prefix`, 64 puts in flight. */
+async function seedEtcd(url: string, prefix: string): Promise<void> {
+  const client = new Etcd3({ hosts: url });
+  try {
+    await client.put(`${prefix}/namespaces/bench`).value(JSON.stringify(namespaceObject('bench')));
+    await client.put(`${prefix}/namespaces/bench-rest`).value(JSON.stringify(namespaceObject('bench-rest')));
+    const pods = seedPods();
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        for (let n = pods.next(); !n.done; n = pods.next())
+          await client.put(`${prefix}/pods/${n.value.key}`).value(JSON.stringify(n.value.pod));
+      }),
+    );
+  } finally {
+    client.close();
+  }
+}
+
+interface Stored {
+  firstStartMs?: number;
+  restartMs: number;
+  listFull: number;
+  listBytes: number;
+  listPage: number;
+  listSelected: number;
+}
+
+/** Restart time over RESTART_OBJECTS stored pods, then list latency over the PODS in one namespace. */
+async function restartAndList(engines: Engines, engine: 'sqlite' | 'etcd'): Promise<Stored> {
+  const options = await engines.options(engine);
+  let firstStartMs: number | undefined;
+  if (engine === 'sqlite') {
+    seedSqlite(options.dataDir!);
+    const t0 = performance.now();
+    const migrating = await startApiServer(options);
+    firstStartMs = performance.now() - t0;
+    await migrating.close();
+  } else {
+    await seedEtcd(options.etcdServers![0]!, options.etcdPrefix!);
+  }
+  global.gc?.();
+  const t0 = performance.now();
+  const server = await startApiServer(options);
+  const restartMs = performance.now() - t0;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: server.caPem });
+  try {
+    const time = async (path: string, runs: number) => {
+      let best = Number.POSITIVE_INFINITY;
+      let bytes = 0;
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        const r = await call(server, agent, 'GET', path);
+        if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+        best = Math.min(best, performance.now() - t);
+        bytes = r.bytes;
+      }
+      return { ms: best, bytes };
+    };
+    const full = await time('/api/v1/namespaces/bench/pods', 3);
+    const page = await time('/api/v1/namespaces/bench/pods?limit=500', 5);
+    const selected = await time('/api/v1/namespaces/bench/pods?labelSelector=app%3Dapp-7', 5);
+    return {
+      ...(firstStartMs !== undefined ? { firstStartMs } : {}),
+      restartMs,
+      listFull: full.ms,
+      listBytes: full.bytes,
+      listPage: page.ms,
+      listSelected: selected.ms,
+    };
+  } finally {
+    agent.destroy();
+    await server.close();
+  }
+}
+
+async function watchFanOut(
+  engines: Engines,
+  engine: Engine,
+): Promise<{ seconds: number; delivered: number }> {
+  const server = await startApiServer({ ...(await engines.options(engine)), historyWindow: EVENTS * 2 });
   const agent = new Agent({ keepAlive: true, maxSockets: 16, ca: server.caPem });
+  const watchers: { destroy(): void }[] = [];
   try {
     await call(server, agent, 'POST', '/api/v1/namespaces', { metadata: { name: 'fan' } });
-    let received = 0;
     const done: Promise<void>[] = [];
-    const watchers: { destroy(): void }[] = [];
+    const opened: Promise<void>[] = [];
     for (let w = 0; w < WATCHERS; w++) {
+      let markOpen!: () => void;
+      opened.push(new Promise((r) => (markOpen = r)));
       done.push(
         new Promise((resolve, reject) => {
           const req = request(
             new URL('/api/v1/namespaces/fan/configmaps?watch=true&resourceVersion=0', server.url),
-            { ca: server.caPem, agent: false },
+            {
+              ca: server.caPem,
+              agent: false,
+              headers: { Authorization: `Bearer ${server.token}` },
+            },
           );
           watchers.push(req);
           req.on('response', (res) => {
+            markOpen();
             let seen = 0;
             res.on('data', (c: Buffer) => {
               for (const b of c) if (b === 10) seen++;
@@ -254,52 +376,75 @@ async function watchFanOut(): Promise<{ seconds: number; delivered: number }> {
         }),
       );
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await Promise.all(opened);
     const t0 = performance.now();
     await loadInWorker({
-      url: server.url,
-      caPem: server.caPem,
+      server: plain(server),
       kind: 'configmaps',
+      form: 'json',
       namespace: 'fan',
       count: EVENTS,
-      concurrency: 16,
     });
     await Promise.all(done);
     const seconds = (performance.now() - t0) / 1000;
-    received = WATCHERS * EVENTS;
-    for (const w of watchers) w.destroy();
-    return { seconds, delivered: received / seconds };
+    return { seconds, delivered: (WATCHERS * EVENTS) / seconds };
   } finally {
+    for (const w of watchers) w.destroy();
     agent.destroy();
     await server.close();
   }
 }
 
 async function main(): Promise<void> {
-  const memory = await writesPerSecond(undefined, WRITES);
-  const dir = mkdtempSync(join(tmpdir(), 'kube-rx-bench-dd-'));
-  const durable = await writesPerSecond(dir, Math.min(WRITES, 2_000));
-  rmSync(dir, { recursive: true, force: true });
-  const list = await listLatency();
-  const fan = await watchFanOut();
-
-  const rows: [string, string][] = [
-    ['creates/s, in memory (16 clients, HTTPS)', memory.toFixed(0)],
-    ['creates/s, --data-dir (fsync per write)', durable.toFixed(0)],
-    [
-      `list ${PODS} pods (~3 KB each), full`,
-      `${list.full.toFixed(0)} ms (${(list.bytes / 1e6).toFixed(0)} MB)`,
-    ],
-    [`list ${PODS} pods, limit=500 first page`, `${list.page.toFixed(1)} ms`],
-    [`list ${PODS} pods, labelSelector (1/50)`, `${list.selected.toFixed(1)} ms`],
-    [
-      `watch fan-out ${WATCHERS} watchers x ${EVENTS} events`,
-      `${fan.seconds.toFixed(2)} s (${(fan.delivered / 1000).toFixed(0)}k events/s delivered)`,
-    ],
-  ];
+  const engines = new Engines();
+  const rows: [string, string][] = [];
+  const run = ENGINES.filter((e) => e !== 'etcd' || ETCD_BINARY);
+  if (run.length < ENGINES.length)
+    rows.push(['etcd', 'skipped: no etcd binary on PATH (Debian package etcd-server)']);
+  try {
+    for (const engine of run) {
+      for (const form of ['json', 'protobuf'] as const) {
+        const rate = await createsPerSecond(engines, engine, form);
+        rows.push([
+          `creates/s, ${engine}, ${form} bodies (${CLIENTS} clients, ${WRITES} pods)`,
+          rate.toFixed(0),
+        ]);
+      }
+    }
+    for (const engine of run) {
+      if (engine === 'memory') continue;
+      const s = await restartAndList(engines, engine);
+      if (s.firstStartMs !== undefined)
+        rows.push([
+          `first start, ${engine}, migrating a ${RESTART_OBJECTS}-pod JSONL journal`,
+          `${s.firstStartMs.toFixed(0)} ms`,
+        ]);
+      rows.push([`restart, ${engine}, ${RESTART_OBJECTS} pods stored`, `${s.restartMs.toFixed(0)} ms`]);
+      rows.push([
+        `list ${PODS} pods (~3 KB each), ${engine}, full`,
+        `${s.listFull.toFixed(0)} ms (${(s.listBytes / 1e6).toFixed(0)} MB)`,
+      ]);
+      rows.push([`list ${PODS} pods, ${engine}, limit=500 first page`, `${s.listPage.toFixed(1)} ms`]);
+      rows.push([`list ${PODS} pods, ${engine}, labelSelector (1/50)`, `${s.listSelected.toFixed(1)} ms`]);
+    }
+    for (const engine of run) {
+      const fan = await watchFanOut(engines, engine);
+      rows.push([
+        `watch fan-out, ${engine}, ${WATCHERS} watchers x ${EVENTS} events`,
+        `${fan.seconds.toFixed(2)} s (${(fan.delivered / 1000).toFixed(0)}k events/s delivered)`,
+      ]);
+    }
+  } finally {
+    await engines.close();
+  }
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`${'measure'.padEnd(width)}  result`);
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+  console.log(
+    `load average (1, 5, 15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
 }
 
 if (isMainThread) await main();
