@@ -30,6 +30,7 @@ import {
   warningHeaderValue,
 } from './field-validation.ts';
 import { isPlainObject } from './merge-patch.ts';
+import { ApiServerMetrics, storedObjectCounts } from './metrics/index.ts';
 import type { ObjectStore } from './object-store.ts';
 import { OpenApiV3Documents, openApiSchemasOf, openApiV2Document } from './openapi/index.ts';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
@@ -262,6 +263,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
   const table = registry.table;
   const openApi = openApiSchemasOf(registry);
   const openApiV3 = new OpenApiV3Documents(() => registry.table, openApi);
+  const metrics = new ApiServerMetrics(() => storedObjectCounts(registry.table, ctx.store));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -278,6 +280,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     if (!ctx.auth && ctx.token !== undefined && req.headers.authorization !== `Bearer ${ctx.token}`)
       throw unauthorized();
     if (path === '/version') return send(res, 200, SERVER_VERSION);
+    if (path === '/metrics') return send(res, 200, await metrics.text(), metrics.registry.contentType);
     if (attrs && ctx.auth?.isReview(attrs)) {
       const body = await readBody(req);
       return send(
@@ -622,6 +625,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
           : Math.min(requested, ctx.maxWatchSeconds);
     let done = false;
     let active: ActiveWatch | undefined;
+    const endWatch = metrics.watch(res, t.def);
     active = serveWatch(
       ctx.store,
       {
@@ -641,6 +645,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       log,
       () => {
         done = true;
+        endWatch();
         if (active) ctx.watches.delete(active);
       },
     );
@@ -650,6 +655,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
   const served = (req: IncomingMessage, res: ServerResponse): void => {
     ensureUpgradeListener(req, served); // WebSocket pods/exec arrives as an upgrade
     const started = Date.now();
+    metrics.observe(req, res);
     handle(req, res)
       .catch((error: unknown) => {
         if (res.headersSent) {
