@@ -125,11 +125,11 @@ export function startKubelet(options: KubeletOptions): Kubelet {
   let node: Node | undefined;
   let hostIP = options.nodeIP;
 
+  // The host's size is read once: os.cpus() parses /proc on every call, and admission asks per pod.
+  const hostAllocatable = { cpu: String(cpus().length), memory: String(totalmem()), pods: String(maxPods) };
   const hostNode = (): Node => ({
     metadata: { name: nodeName },
-    status: {
-      allocatable: { cpu: String(cpus().length), memory: String(totalmem()), pods: String(maxPods) },
-    },
+    status: { allocatable: { ...hostAllocatable } },
   });
   const nodeForAdmission = (): Node => {
     const base = node ?? hostNode();
