@@ -12,6 +12,7 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from './api-status.ts';
+import { writeOptions } from './apply/write-options.ts';
 import type { ServerAuth } from './auth/server-auth.ts';
 import {
   AGGREGATED_DISCOVERY_TYPE,
@@ -359,6 +360,8 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     const { def, namespace, name, subresource } = t;
     const dryRun = q.get('dryRun') === 'All';
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    // Who writes (metadata.managedFields) and server-side apply's force.
+    const write = { dryRun, ...writeOptions(method, contentType, q, req.headers['user-agent']) };
     if (
       (method === 'POST' || method === 'PUT') &&
       contentType !== '' &&
@@ -402,7 +405,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       if (method === 'GET')
         return send(res, 200, encoded(registry.scaleOf(def, registry.get(def, namespace, name!))));
       if (method === 'PUT')
-        return send(res, 200, encoded(registry.updateScale(def, namespace!, name!, parseJson(body))));
+        return send(res, 200, encoded(registry.updateScale(def, namespace!, name!, parseJson(body), write)));
       if (method === 'PATCH') {
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
@@ -410,7 +413,9 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
         return send(
           res,
           200,
-          encoded(registry.updateScale(def, namespace!, name!, registry.applyPatch(scale, type, body))),
+          encoded(
+            registry.updateScale(def, namespace!, name!, registry.applyPatch(scale, type, body), write),
+          ),
         );
       }
       throw methodNotAllowed(method, `${def.resource}/scale`);
@@ -456,7 +461,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       if (method === 'POST') {
         const parsed = parseJson(body);
         checkFields(res, def, q, method, contentType, body, parsed);
-        return send(res, 201, render(registry.create(def, namespace, parsed, { dryRun })));
+        return send(res, 201, render(registry.create(def, namespace, parsed, write)));
       }
       if (method === 'DELETE') {
         const items = registry.deleteCollection(
@@ -484,13 +489,13 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       case 'PUT': {
         const parsed = parseJson(body);
         checkFields(res, def, q, method, contentType, body, parsed);
-        return send(res, 200, render(registry.update(def, namespace, name, parsed, subresource, { dryRun })));
+        return send(res, 200, render(registry.update(def, namespace, name, parsed, subresource, write)));
       }
       case 'PATCH': {
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
         const patch = checkPatchFields(res, def, q, namespace, name, type, body, subresource);
-        const out = registry.patch(def, namespace, name, type, patch, subresource, { dryRun });
+        const out = registry.patch(def, namespace, name, type, patch, subresource, write);
         return send(res, out.created ? 201 : 200, render(out.object));
       }
       case 'DELETE': {

@@ -19,6 +19,7 @@ import {
   success,
   unsupportedMediaType,
 } from './api-status.ts';
+import { FieldManager } from './apply/field-manager.ts';
 import { bootstrapObjects } from './builtin/bootstrap-objects.ts';
 import { BUILTIN_VALIDATORS } from './builtin/builtin-validation.ts';
 import { approveCertificateSigningRequest } from './builtin/certificate-signing-request.ts';
@@ -44,6 +45,22 @@ export const PATCH_TYPES = [
   'application/apply-patch+yaml',
 ] as const;
 export type PatchType = (typeof PATCH_TYPES)[number];
+
+/** Options of a create, update or patch: dry run, and who writes (recorded in metadata.managedFields). */
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** The field manager (the `fieldManager` parameter or the user agent's program); the server's own writes: kube-apiserver. */
+  fieldManager?: string;
+  /** Server-side apply: take ownership of conflicting fields. */
+  force?: boolean;
+  /** Internal: metadata.managedFields was already computed (by server-side apply). */
+  applied?: boolean;
+  /** Internal: the subresource recorded on the manager's entry when it differs from the one written (scale). */
+  fieldsSubresource?: string;
+}
+
+/** The manager of writes the server makes itself, as kube-apiserver names it. */
+const SERVER_MANAGER = 'kube-apiserver';
 
 /** Options of a DELETE, from its DeleteOptions body or query. */
 export interface DeleteOptions {
@@ -195,6 +212,8 @@ export class Registry {
   private readonly random: () => number;
   /** kube-apiserver's admission chain, run on create and update (mutating, then validating). */
   readonly admission: AdmissionChain;
+  /** Server-side apply and metadata.managedFields; CRDs add their schemas' list types with `useSchemas`. */
+  readonly fieldManager = new FieldManager();
   private readonly admissionStore: AdmissionStore;
 
   constructor(
@@ -432,7 +451,7 @@ export class Registry {
     def: ResourceDef,
     namespace: string | undefined,
     body: unknown,
-    options: { dryRun?: boolean } = {},
+    options: WriteOptions = {},
   ): KubeObject {
     const obj = this.checkBody(def, body, namespace);
     const meta = obj.metadata!;
@@ -449,12 +468,12 @@ export class Registry {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
-    delete meta.managedFields;
     if (def.subresources.includes('status') && def.resource !== 'nodes' && def.resource !== 'namespaces')
       delete obj.status;
     if (isPlainObject(obj.spec)) meta.generation = 1;
     else delete meta.generation;
     def.defaults?.(obj);
+    if (!options.applied) this.recordFields(def, undefined, obj, undefined, options);
     const request: AdmissionRequest = {
       operation: 'CREATE',
       def,
@@ -489,7 +508,7 @@ export class Registry {
     name: string,
     body: unknown,
     subresource: string | undefined,
-    options: { dryRun?: boolean } = {},
+    options: WriteOptions = {},
   ): KubeObject {
     const existing = this.get(def, namespace, name);
     const old = clone<KubeObject>(existing);
@@ -528,7 +547,6 @@ export class Registry {
       meta.uid = old.metadata?.uid;
       meta.creationTimestamp = old.metadata?.creationTimestamp;
       if (def.namespaced) meta.namespace = namespace;
-      delete meta.managedFields;
       delete meta.selfLink;
       for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
         if (old.metadata?.[f] === undefined) delete meta[f];
@@ -552,6 +570,7 @@ export class Registry {
         }
       }
       this.immutableRules(def, old, next, causes);
+      if (!options.applied) this.recordFields(def, old, next, options.fieldsSubresource, options);
       this.admission.admit(
         { operation: 'UPDATE', def, namespace, name, object: next, oldObject: old, dryRun: options.dryRun },
         this.admissionStore,
@@ -561,6 +580,9 @@ export class Registry {
         meta.generation = (old.metadata?.generation ?? 0) + 1;
       }
     }
+    if (subresource && options.applied)
+      next.metadata = { ...next.metadata, managedFields: inMeta.managedFields };
+    else if (subresource) this.recordFields(def, old, next, subresource, options);
     next.metadata = { ...next.metadata, resourceVersion: String(existing.rv) };
     if (canonical(next) === canonical(old)) return existing.object;
     if (options.dryRun) return next;
@@ -582,6 +604,67 @@ export class Registry {
       this.admissionStore,
     );
     return updated;
+  }
+
+  /** Sets next.metadata.managedFields for a write of operation Update by the request's field manager. */
+  private recordFields(
+    def: ResourceDef,
+    old: KubeObject | undefined,
+    next: KubeObject,
+    subresource: string | undefined,
+    options: WriteOptions,
+  ): void {
+    const entries = this.fieldManager.update(
+      { def, manager: options.fieldManager ?? SERVER_MANAGER, subresource, time: this.timestamp() },
+      old,
+      next,
+    );
+    const meta = next.metadata ?? {};
+    if (entries?.length) meta.managedFields = entries;
+    else delete meta.managedFields;
+    next.metadata = meta;
+  }
+
+  /**
+   * PATCH with application/apply-patch+yaml: server-side apply of `raw` by `options.fieldManager`, creating
+   * the object when it does not exist. @throws 400, 404 (a subresource of a missing object), 409 conflicts
+   */
+  private serverSideApply(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    raw: string,
+    subresource: string | undefined,
+    options: WriteOptions,
+  ): { object: KubeObject; created: boolean } {
+    let config: unknown;
+    try {
+      config = parseYaml(raw);
+    } catch (error) {
+      throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const existing = this.store.get(resourceId(def), keyOf(def, namespace, name));
+    if (!existing && subresource) throw notFound({ group: def.group, name }, def.resource);
+    const cfgName =
+      isPlainObject(config) && isPlainObject(config.metadata) ? config.metadata.name : undefined;
+    if (cfgName !== undefined && cfgName !== name)
+      throw badRequest(
+        `metadata.name: the name of the object (${String(cfgName)}) does not match the name on the URL (${name})`,
+      );
+    const live = existing && (def.present ? def.present(existing.object) : clone<KubeObject>(existing));
+    const out = this.fieldManager.apply(
+      { def, manager: options.fieldManager ?? '', subresource, time: this.timestamp() },
+      live,
+      config,
+      options.force === true,
+    );
+    const write = { ...options, applied: true };
+    if (!existing) {
+      out.object.metadata = { ...out.object.metadata, name };
+      return { object: this.create(def, namespace, out.object, write), created: true };
+    }
+    if (!out.changed) return { object: existing.object, created: false };
+    return { object: this.replace(def, namespace, name, out.object, subresource, write), created: false };
   }
 
   private immutableRules(def: ResourceDef, old: KubeObject, next: KubeObject, causes: StatusCause[]): void {
@@ -625,7 +708,7 @@ export class Registry {
     name: string,
     body: unknown,
     subresource?: string,
-    options: { dryRun?: boolean } = {},
+    options: WriteOptions = {},
   ): KubeObject {
     return this.replace(def, namespace, name, body, subresource, options);
   }
@@ -671,22 +754,12 @@ export class Registry {
     type: string,
     raw: string,
     subresource?: string,
-    options: { dryRun?: boolean } = {},
+    options: WriteOptions = {},
   ): { object: KubeObject; created: boolean } {
+    if (type === 'application/apply-patch+yaml')
+      return this.serverSideApply(def, namespace, name, raw, subresource, options);
     const existing = this.store.get(resourceId(def), keyOf(def, namespace, name));
-    if (!existing) {
-      if (type === 'application/apply-patch+yaml' && !subresource) {
-        const body = this.applyPatch({}, type, raw);
-        const meta = (body.metadata ?? {}) as Obj;
-        if (meta.name !== undefined && meta.name !== name)
-          throw badRequest(
-            `metadata.name: the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`,
-          );
-        body.metadata = { ...meta, name };
-        return { object: this.create(def, namespace, body, options), created: true };
-      }
-      throw notFound({ group: def.group, name }, def.resource);
-    }
+    if (!existing) throw notFound({ group: def.group, name }, def.resource);
     const base = def.present ? (def.present(existing.object) as Obj) : clone<Obj>(existing);
     const patched = this.applyPatch(base, type, raw);
     return { object: this.replace(def, namespace, name, patched, subresource, options), created: false };
@@ -988,7 +1061,13 @@ export class Registry {
   }
 
   /** PUT or PATCH of a Scale: sets spec.replicas on the parent. @throws 409 on a stale resourceVersion */
-  updateScale(def: ResourceDef, namespace: string, name: string, scale: unknown): KubeObject {
+  updateScale(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    scale: unknown,
+    options: WriteOptions = {},
+  ): KubeObject {
     const body = this.checkBody(def, scale, namespace, 'Scale');
     const existing = this.get(def, namespace, name);
     if (body.metadata?.name !== undefined && body.metadata.name !== name) {
@@ -1013,7 +1092,7 @@ export class Registry {
       ...parent.metadata,
       resourceVersion: body.metadata?.resourceVersion || String(existing.rv),
     };
-    this.replace(def, namespace, name, parent, undefined);
+    this.replace(def, namespace, name, parent, undefined, { ...options, fieldsSubresource: 'scale' });
     return this.scaleOf(def, this.get(def, namespace, name));
   }
 
