@@ -1,0 +1,179 @@
+// controllerDescriptors: kube-controller-manager's name → init map, every upstream name, with kube-rx's built controllers' init functions.
+
+import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
+import { KubeRxError } from '../../operators/errors.ts';
+import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+import type { ControllerDescriptor, ControllerInit } from './controller-context.ts';
+
+type Row = [name: string, aliases: string[], extra?: Omit<ControllerDescriptor, 'name' | 'aliases' | 'init'>];
+
+/** Upstream's descriptors in registration order (a recent release), with the aliases of the classic names. */
+const UPSTREAM: readonly Row[] = [
+  ['serviceaccount-token-controller', ['serviceaccount-token']],
+  ['endpoints-controller', ['endpoint']],
+  ['endpointslice-controller', ['endpointslice']],
+  ['endpointslice-mirroring-controller', ['endpointslicemirroring']],
+  ['replicationcontroller-controller', ['replicationcontroller']],
+  ['pod-garbage-collector-controller', ['podgc']],
+  ['resourcequota-controller', ['resourcequota']],
+  ['namespace-controller', ['namespace']],
+  ['serviceaccount-controller', ['serviceaccount']],
+  ['garbage-collector-controller', ['garbagecollector']],
+  ['daemonset-controller', ['daemonset']],
+  ['job-controller', ['job']],
+  ['deployment-controller', ['deployment']],
+  ['replicaset-controller', ['replicaset']],
+  ['horizontal-pod-autoscaler-controller', ['horizontalpodautoscaling']],
+  ['disruption-controller', ['disruption']],
+  ['statefulset-controller', ['statefulset']],
+  ['cronjob-controller', ['cronjob']],
+  ['certificatesigningrequest-signing-controller', ['csrsigning']],
+  ['certificatesigningrequest-approving-controller', ['csrapproving']],
+  ['certificatesigningrequest-cleaner-controller', ['csrcleaner']],
+  ['podcertificaterequest-cleaner-controller', [], { requiredFeatureGates: ['PodCertificateRequest'] }],
+  ['ttl-controller', ['ttl']],
+  ['bootstrap-signer-controller', ['bootstrapsigner'], { disabledByDefault: true }],
+  ['token-cleaner-controller', ['tokencleaner'], { disabledByDefault: true }],
+  ['node-ipam-controller', ['nodeipam']],
+  ['node-lifecycle-controller', ['nodelifecycle']],
+  ['service-lb-controller', ['service'], { cloudProvider: true }],
+  ['node-route-controller', ['route'], { cloudProvider: true }],
+  ['cloud-node-lifecycle-controller', ['cloud-node-lifecycle'], { cloudProvider: true }],
+  ['persistentvolume-binder-controller', ['persistentvolume-binder']],
+  ['persistentvolume-attach-detach-controller', ['attachdetach']],
+  ['persistentvolume-expander-controller', ['persistentvolume-expander']],
+  ['clusterrole-aggregation-controller', ['clusterrole-aggregation']],
+  ['persistentvolumeclaim-protection-controller', ['pvc-protection']],
+  ['persistentvolume-protection-controller', ['pv-protection']],
+  ['volumeattributesclass-protection-controller', [], { requiredFeatureGates: ['VolumeAttributesClass'] }],
+  ['ttl-after-finished-controller', ['ttl-after-finished']],
+  ['root-ca-certificate-publisher-controller', ['root-ca-cert-publisher']],
+  [
+    'kube-apiserver-serving-clustertrustbundle-publisher-controller',
+    [],
+    { requiredFeatureGates: ['ClusterTrustBundle'] },
+  ],
+  ['ephemeral-volume-controller', ['ephemeral-volume']],
+  [
+    'storageversion-garbage-collector-controller',
+    ['storage-version-gc'],
+    { requiredFeatureGates: ['APIServerIdentity', 'StorageVersionAPI'] },
+  ],
+  [
+    'resourceclaim-controller',
+    ['resource-claim-controller'],
+    { requiredFeatureGates: ['DynamicResourceAllocation'] },
+  ],
+  ['device-taint-eviction-controller', [], { requiredFeatureGates: ['DRADeviceTaints'] }],
+  ['legacy-serviceaccount-token-cleaner-controller', ['legacy-service-account-token-cleaner']],
+  ['validatingadmissionpolicy-status-controller', []],
+  ['taint-eviction-controller', [], { requiredFeatureGates: ['SeparateTaintEvictionController'] }],
+  ['service-cidr-controller', [], { requiredFeatureGates: ['MultiCIDRServiceAllocator'] }],
+  [
+    'storage-version-migrator-controller',
+    [],
+    { requiredFeatureGates: ['StorageVersionMigrator', 'InformerResourceVersion'] },
+  ],
+  [
+    'selinux-warning-controller',
+    [],
+    { disabledByDefault: true, requiredFeatureGates: ['SELinuxChangePolicy'] },
+  ],
+];
+
+/** The feature gates the table names, with the defaults of a recent release. */
+export const CONTROLLER_FEATURE_GATES: Readonly<Record<string, boolean>> = {
+  APIServerIdentity: true,
+  StorageVersionAPI: false,
+  DynamicResourceAllocation: true,
+  SeparateTaintEvictionController: true,
+  MultiCIDRServiceAllocator: true,
+  StorageVersionMigrator: false,
+  InformerResourceVersion: false,
+  PodCertificateRequest: false,
+  VolumeAttributesClass: true,
+  ClusterTrustBundle: false,
+  DRADeviceTaints: false,
+  SELinuxChangePolicy: true,
+};
+
+/** The upstream default of `--terminated-pod-gc-threshold`. */
+export const DEFAULT_TERMINATED_POD_GC_THRESHOLD = 12_500;
+
+/** kube-rx's built controllers: their init functions, by canonical name. */
+const BUILT: Readonly<Record<string, ControllerInit>> = {
+  'root-ca-certificate-publisher-controller': (ctx) =>
+    // upstream refuses to start without a CA; kube-rx skips it ("Warning: skipping controller")
+    ctx.options.rootCA === undefined
+      ? undefined
+      : rootCACertPublisher({
+          client: ctx.client,
+          rootCA: ctx.options.rootCA,
+          scheduler: ctx.scheduler,
+          logger: ctx.logger,
+        }),
+};
+
+/**
+ * Every controller kube-controller-manager knows, by canonical name, with kube-rx's init function where the
+ * controller is built; `extra` adds the user's own (or replaces a built-in one's init by giving its name).
+ * Registration rules as upstream's: a non-empty name, no name twice among `extra`, an alias used once and
+ * never equal to a name.
+ *
+ * @example
+ * controllerDescriptors([{ name: 'hello-controller', aliases: [], init: (ctx) => hello(ctx) }]);
+ * @param extra the user's descriptors
+ * @returns the map, in upstream's registration order, then the user's
+ * @throws KubeRxError when a registration breaks a rule
+ */
+export function controllerDescriptors(
+  extra: readonly ControllerDescriptor[] = [],
+): ReadonlyMap<string, ControllerDescriptor> {
+  const map = new Map<string, ControllerDescriptor>();
+  for (const [name, aliases, rest] of UPSTREAM) {
+    const init = BUILT[name];
+    map.set(name, { name, aliases, ...rest, ...(init ? { init } : {}) });
+  }
+  const seen = new Set<string>();
+  for (const d of extra) {
+    if (!d.name)
+      throw new KubeRxError('KUBE_RX_CONTROLLER', 'received controller without a name for a registration');
+    if (seen.has(d.name)) {
+      throw new KubeRxError('KUBE_RX_CONTROLLER', `controller name "${d.name}" was registered twice`);
+    }
+    seen.add(d.name);
+    if (!d.init) {
+      throw new KubeRxError('KUBE_RX_CONTROLLER', `controller "${d.name}" does not have an init function`);
+    }
+    const known = map.get(d.name);
+    map.set(d.name, known ? { ...known, init: d.init } : d);
+  }
+  const aliases = new Set<string>();
+  for (const d of map.values()) {
+    for (const alias of d.aliases) {
+      if (aliases.has(alias)) {
+        throw new KubeRxError(
+          'KUBE_RX_CONTROLLER',
+          `controller "${d.name}" has a duplicate alias "${alias}"`,
+        );
+      }
+      aliases.add(alias);
+    }
+  }
+  for (const alias of aliases) {
+    if (map.has(alias)) {
+      throw new KubeRxError('KUBE_RX_CONTROLLER', `alias "${alias}" conflicts with a controller name`);
+    }
+  }
+  return map;
+}
+
+/** The names and aliases `--controllers` accepts, and the names kube-rx builds. */
+export function knownControllerNames(
+  descriptors: ReadonlyMap<string, ControllerDescriptor>,
+): KnownControllerNames {
+  const aliases = new Map<string, string>();
+  for (const d of descriptors.values()) for (const a of d.aliases) aliases.set(a, d.name);
+  const built = new Set([...descriptors.values()].filter((d) => d.init).map((d) => d.name));
+  return { names: new Set(descriptors.keys()), aliases, built };
+}
