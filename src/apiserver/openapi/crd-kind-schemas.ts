@@ -48,7 +48,7 @@ export function crdKindSchemas(input: CrdKindInput): Record<string, JsonSchema> 
       metadata: { allOf: [refTo(`${META}.ObjectMeta`)], description: FIELD_DESCRIPTIONS.metadata },
       ...rest,
     },
-    'x-kubernetes-group-version-kind': [{ group, kind, version }],
+    'x-kubernetes-group-version-kind': [{ group, version, kind }],
   };
   const listSchema: JsonSchema = {
     type: 'object',
@@ -59,7 +59,7 @@ export function crdKindSchemas(input: CrdKindInput): Record<string, JsonSchema> 
       metadata: { allOf: [refTo(`${META}.ListMeta`)], description: 'Standard list metadata.' },
     },
     required: ['items'],
-    'x-kubernetes-group-version-kind': [{ group, kind: listKind, version }],
+    'x-kubernetes-group-version-kind': [{ group, version, kind: listKind }],
   };
   return { [name]: kindSchema, [crdSchemaName(group, version, listKind)]: listSchema };
 }

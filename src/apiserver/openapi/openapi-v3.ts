@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { groupVersions } from '../discovery.ts';
 import { apiVersionOf, type ResourceDef } from '../resource-table.ts';
+import { crdKindSchemas, crdSchemaName } from './crd-kind-schemas.ts';
 import { type JsonSchema, refTo } from './json-schema.ts';
 import type { OpenApiSchemas } from './openapi-schemas.ts';
 
@@ -10,8 +11,9 @@ export function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
-const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
-const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const STATUS = `${META}.Status`;
+const DELETE_OPTIONS = `${META}.DeleteOptions`;
 
 function content(schema: JsonSchema | undefined): object | undefined {
   if (!schema) return undefined;
@@ -27,11 +29,13 @@ function content(schema: JsonSchema | undefined): object | undefined {
  * `x-kubernetes-group-version-kind` and carrying the query parameters the server reads (kubectl looks
  * for `fieldValidation` on PATCH to decide the server validates fields).
  */
-function resourcePaths(d: ResourceDef, schemas: OpenApiSchemas): Record<string, unknown> {
+function resourcePaths(
+  d: ResourceDef,
+  kindName: string | undefined,
+  listName: string | undefined,
+): Record<string, unknown> {
   const gvk = { group: d.group, version: d.version, kind: d.kind };
   const base = `/${gvPath(d.group, d.version)}${d.namespaced ? '/namespaces/{namespace}' : ''}/${d.resource}`;
-  const kindName = schemas.kindSchemaName(d.group, d.version, d.kind);
-  const listName = schemas.kindSchemaName(d.group, d.version, `${d.kind}List`);
   const param = (name: string) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } });
   const op = (action: string, extra: string[], response: string | undefined, body?: string) => {
     const out: Record<string, unknown> = {
@@ -105,19 +109,34 @@ export function openApiV3Document(
     DELETE_OPTIONS,
     ...Object.keys(schemas.addedComponents(group, version)),
   ]);
+  const fallbacks: Record<string, JsonSchema> = {};
   for (const d of table) {
     if (d.group !== group || d.version !== version) continue;
-    Object.assign(paths, resourcePaths(d, schemas));
-    for (const kind of [d.kind, `${d.kind}List`]) {
-      const name = schemas.kindSchemaName(group, version, kind);
-      if (name) roots.add(name);
+    let kindName = schemas.kindSchemaName(group, version, d.kind);
+    let listName = schemas.kindSchemaName(group, version, `${d.kind}List`);
+    if (!kindName) {
+      // A kind nobody described yet: any object with the standard fields, so explain still finds it.
+      Object.assign(fallbacks, crdKindSchemas({ group, version, kind: d.kind }));
+      kindName = crdSchemaName(group, version, d.kind);
+      listName = crdSchemaName(group, version, `${d.kind}List`);
+      roots.add(`${META}.ObjectMeta`).add(`${META}.ListMeta`);
     }
+    Object.assign(paths, resourcePaths(d, kindName, listName));
+    if (!fallbacks[kindName]) roots.add(kindName);
+    if (listName && !fallbacks[listName]) roots.add(listName);
   }
+  const components = { ...schemas.closure(roots), ...fallbacks };
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: 'v1.32.0' },
     paths,
-    components: { schemas: schemas.closure(roots) },
+    components: {
+      schemas: Object.fromEntries(
+        Object.keys(components)
+          .sort()
+          .map((k) => [k, components[k]!]),
+      ),
+    },
   };
 }
 
