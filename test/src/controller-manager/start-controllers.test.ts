@@ -53,7 +53,9 @@ function recording(
     aliases: [],
     init: (ctx) => {
       ctx.informerFactory.forResource(NODES).addEventHandler({
-        onAdd: (n) => seen.push(`${name}:${n.metadata?.name}`),
+        onAdd: (n) => {
+          seen.push(`${name}:${n.metadata?.name}`);
+        },
       });
       return NEVER;
     },
