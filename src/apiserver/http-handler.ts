@@ -14,6 +14,7 @@ import {
 } from './api-status.ts';
 import { writeOptions } from './apply/write-options.ts';
 import type { ServerAuth } from './auth/server-auth.ts';
+import { presentedStore } from './crd/presented-store.ts';
 import {
   AGGREGATED_DISCOVERY_TYPE,
   aggregatedDiscovery,
@@ -32,14 +33,14 @@ import {
 } from './field-validation.ts';
 import { isPlainObject } from './merge-patch.ts';
 import { ApiServerMetrics, storedObjectCounts } from './metrics/index.ts';
-import type { ObjectStore } from './object-store.ts';
+import type { ObjectStore, StoredObject } from './object-store.ts';
 import { OpenApiV3Documents, openApiSchemasOf, openApiV2Document } from './openapi/index.ts';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
 import { encodeList, encodeObject, hasProtobufForm } from './protobuf/object-codec.ts';
 import { protobufBodyAsJson } from './protobuf/protobuf-request-body.ts';
 import { ensureUpgradeListener, isPodProxySubresource, proxyPodSubresource } from './proxy/pod-proxy.ts';
 import { type DeleteOptions, type ListQuery, PATCH_TYPES, type Registry } from './registry.ts';
-import { apiVersionOf, findResource, type ResourceDef } from './resource-table.ts';
+import { apiVersionOf, findResource, type ResourceDef, resourceId } from './resource-table.ts';
 import { bothSelectors, fieldSelector, labelSelector } from './selectors.ts';
 import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, toTable } from './table.ts';
 import { type ActiveWatch, serveWatch, type WatchForm } from './watch-stream.ts';
@@ -199,6 +200,14 @@ function includeObjectParam(q: URLSearchParams): IncludeObject {
   if (v !== 'None' && v !== 'Metadata' && v !== 'Object')
     throw badRequest(`includeObject: unsupported value ${JSON.stringify(v)}`);
   return v;
+}
+
+/** A listed item as `present` shows it (custom resources: the request's version, read-time defaults). */
+function presentedItem(present: (object: KubeObject) => KubeObject) {
+  return (item: StoredObject): StoredObject => {
+    const object = present(item.object);
+    return { object, json: JSON.stringify(object), rv: item.rv };
+  };
 }
 
 /** The parts of a resource URL. */
@@ -385,7 +394,8 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
         : 'json';
     /** A non-Table answer (Scale, Status) in the negotiated encoding. */
     const encoded = (object: unknown): unknown => (form === 'protobuf' ? encodeObject(object) : object);
-    const render = (object: KubeObject): unknown => {
+    const render = (stored: KubeObject): unknown => {
+      const object = def.present ? def.present(stored) : stored; // custom resources: the request's version
       if (form === 'protobuf') return encodeObject(object);
       if (form === 'table') return toTable(def, [object], { includeObject: includeObjectParam(q) }, {});
       if (form === 'metadata') return partialObjectMetadata(object);
@@ -425,7 +435,10 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       const watch = t.legacyWatch || boolParam(q, 'watch') === true;
       if (method === 'GET' && watch) return startWatch(res, t, q, form);
       if (method === 'GET') {
-        const page = registry.list(def, namespace, listQuery(q));
+        const listed = registry.list(def, namespace, listQuery(q));
+        const page = def.present
+          ? { ...listed, items: listed.items.map(presentedItem(def.present)) }
+          : listed;
         const metadata: Record<string, unknown> = { resourceVersion: String(page.resourceVersion) };
         if (page.continue) metadata.continue = page.continue;
         if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
@@ -459,6 +472,12 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
         return send(res, 200, `${head.slice(0, -1)},"items":[${page.items.map((i) => i.json).join(',')}]}`);
       }
       if (method === 'POST') {
+        if (def.terminating)
+          throw new ApiStatusError(
+            405,
+            'MethodNotAllowed',
+            'create not allowed while custom resource definition is terminating',
+          );
         const parsed = parseJson(body);
         checkFields(res, def, q, method, contentType, body, parsed);
         return send(res, 201, render(registry.create(def, namespace, parsed, write)));
@@ -494,6 +513,12 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       case 'PATCH': {
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (!PATCH_TYPES.includes(type as (typeof PATCH_TYPES)[number])) throw unsupportedMediaType(type);
+        if (def.patchTypes && !def.patchTypes.includes(type))
+          throw new ApiStatusError(
+            415,
+            'UnsupportedMediaType',
+            `the body of the request was in an unknown format - accepted media types include: ${def.patchTypes.join(', ')}`,
+          );
         const patch = checkPatchFields(res, def, q, namespace, name, type, body, subresource);
         const out = registry.patch(def, namespace, name, type, patch, subresource, write);
         return send(res, out.created ? 201 : 200, render(out.object));
@@ -632,7 +657,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     let active: ActiveWatch | undefined;
     const endWatch = metrics.watch(res, t.def);
     active = serveWatch(
-      ctx.store,
+      t.def.present ? presentedStore(ctx.store, resourceId(t.def), t.def.present) : ctx.store,
       {
         def: t.def,
         namespace: t.namespace,

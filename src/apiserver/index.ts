@@ -13,6 +13,8 @@ import { type AuthOptions, serverAuth } from './auth/server-auth.ts';
 import { storedServiceAccountVerifier } from './auth/stored-service-account-verifier.ts';
 import { loadServiceAccountKeys } from './builtin/service-account-token.ts';
 import { clientCertificate, servingCertificates } from './certificates.ts';
+import { startCrdController } from './crd/crd-controller.ts';
+import { openApiSchemaSink } from './crd/openapi-schema-sink.ts';
 import { createApiHandler } from './http-handler.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { listenForUpgrades } from './proxy/pod-proxy.ts';
@@ -169,6 +171,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     serviceAccountKeys: loadServiceAccountKeys(options.dataDir),
   });
   registry.bootstrap();
+  // The apiextensions controllers: CRDs become Established and served, their schemas reach OpenAPI.
+  const crdController = registry.table.some((d) => d.group === 'apiextensions.k8s.io')
+    ? startCrdController(registry, { logger: log, schemas: openApiSchemaSink(registry) })
+    : undefined;
   await storage.settled();
 
   const auth = serverAuth(
@@ -280,6 +286,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const c of controllers) c.stop();
+        crdController?.stop();
         for (const w of [...watches]) w.close();
         server.close(() => {
           storage.close().then(

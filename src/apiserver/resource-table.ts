@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../operators/types.ts';
 import type { StatusCause } from './api-status.ts';
 import { BUILTIN_RESOURCES } from './builtin/builtin-resources.ts';
+import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/custom-resource-definitions-resource.ts';
 
 /** One column of a resource's Table form (after Name, before Age). */
 export interface TableColumn {
@@ -643,6 +644,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     ],
   },
   ...BUILTIN_RESOURCES,
+  CUSTOM_RESOURCE_DEFINITIONS,
 ];
 
 /** The row's id: `group/resource`, or `resource` for the core group. */

@@ -1,0 +1,209 @@
+// Validation of a CustomResourceDefinition as apiextensions' validation does it: names, scope, versions, schemas.
+import type { KubeObject } from '../../../operators/types.ts';
+import type { StatusCause } from '../api-status.ts';
+import { nameProblem } from '../validation.ts';
+import {
+  type CrdNames,
+  type CrdVersion,
+  type CustomResourceDefinition,
+  conditionOf,
+} from './custom-resource-definition.ts';
+import { fieldError } from './field-error.ts';
+import { parseJsonPath } from './json-path.ts';
+import { isJsonObject } from './json-schema-props.ts';
+import { validateStructuralSchema } from './validate-structural-schema.ts';
+
+const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
+const SCOPES = ['Cluster', 'Namespaced'];
+
+function label(field: string, value: string, out: StatusCause[], prefix = ''): void {
+  const why = nameProblem('dns1035', value);
+  if (why) out.push(fieldError.invalid(field, value, prefix + why));
+}
+
+function namesRules(names: CrdNames, path: string, out: StatusCause[]): void {
+  if (names.plural) label(`${path}.plural`, names.plural, out);
+  if (names.singular) label(`${path}.singular`, names.singular, out);
+  if (names.kind) {
+    const why = nameProblem('dns1035', names.kind.toLowerCase());
+    if (why)
+      out.push(
+        fieldError.invalid(
+          `${path}.kind`,
+          names.kind,
+          `may have mixed case, but should otherwise match: ${why}`,
+        ),
+      );
+  }
+  if (names.listKind) {
+    const why = nameProblem('dns1035', names.listKind.toLowerCase());
+    if (why)
+      out.push(
+        fieldError.invalid(
+          `${path}.listKind`,
+          names.listKind,
+          `may have mixed case, but should otherwise match: ${why}`,
+        ),
+      );
+  }
+  (names.shortNames ?? []).forEach((s, i) => {
+    label(`${path}.shortNames[${i}]`, String(s), out);
+  });
+  if (names.kind && names.kind === names.listKind)
+    out.push(fieldError.invalid(`${path}.listKind`, names.listKind, 'kind and listKind may not be the same'));
+  (names.categories ?? []).forEach((c, i) => {
+    label(`${path}.categories[${i}]`, String(c), out);
+  });
+}
+
+function simplePath(path: string | undefined): boolean {
+  if (!path?.startsWith('.')) return false;
+  try {
+    return parseJsonPath(path).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function versionRules(v: CrdVersion, path: string, out: StatusCause[]): void {
+  const schema = v.schema?.openAPIV3Schema;
+  if (!isJsonObject(schema))
+    out.push(fieldError.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
+  else out.push(...validateStructuralSchema(schema, `${path}.schema.openAPIV3Schema`));
+  const scale = v.subresources?.scale;
+  if (scale) {
+    const p = `${path}.subresources.scale`;
+    if (!scale.specReplicasPath) out.push(fieldError.required(`${p}.specReplicasPath`));
+    else if (!scale.specReplicasPath.startsWith('.spec.') || !simplePath(scale.specReplicasPath))
+      out.push(
+        fieldError.invalid(
+          `${p}.specReplicasPath`,
+          scale.specReplicasPath,
+          'should be a json path under .spec',
+        ),
+      );
+    if (!scale.statusReplicasPath) out.push(fieldError.required(`${p}.statusReplicasPath`));
+    else if (!scale.statusReplicasPath.startsWith('.status.') || !simplePath(scale.statusReplicasPath))
+      out.push(
+        fieldError.invalid(
+          `${p}.statusReplicasPath`,
+          scale.statusReplicasPath,
+          'should be a json path under .status',
+        ),
+      );
+    const sel = scale.labelSelectorPath;
+    if (sel && (!(sel.startsWith('.spec.') || sel.startsWith('.status.')) || !simplePath(sel)))
+      out.push(
+        fieldError.invalid(
+          `${p}.labelSelectorPath`,
+          sel,
+          'should be a json path under either .spec or .status',
+        ),
+      );
+  }
+  (v.additionalPrinterColumns ?? []).forEach((c, i) => {
+    const p = `${path}.additionalPrinterColumns[${i}]`;
+    if (!c.name) out.push(fieldError.required(`${p}.name`));
+    if (!c.type) out.push(fieldError.required(`${p}.type`));
+    else if (!COLUMN_TYPES.includes(c.type))
+      out.push(fieldError.notSupported(`${p}.type`, c.type, COLUMN_TYPES));
+    if (!c.jsonPath) out.push(fieldError.required(`${p}.jsonPath`));
+    else if (!simplePath(c.jsonPath))
+      out.push(fieldError.invalid(`${p}.jsonPath`, c.jsonPath, 'must be a simple json path'));
+  });
+  (v.selectableFields ?? []).forEach((f, i) => {
+    const p = `${path}.selectableFields[${i}].jsonPath`;
+    if (!f.jsonPath) out.push(fieldError.required(p));
+    else if (!simplePath(f.jsonPath))
+      out.push(fieldError.invalid(p, f.jsonPath, 'must be a simple json path'));
+  });
+}
+
+function specRules(crd: CustomResourceDefinition, out: StatusCause[]): void {
+  const spec = crd.spec;
+  if (!spec.group) out.push(fieldError.required('spec.group'));
+  else {
+    const why = nameProblem('subdomain', spec.group);
+    if (why) out.push(fieldError.invalid('spec.group', spec.group, why));
+    else if (!spec.group.includes('.'))
+      out.push(fieldError.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  }
+  if (!spec.scope) out.push(fieldError.required('spec.scope'));
+  else if (!SCOPES.includes(spec.scope)) out.push(fieldError.notSupported('spec.scope', spec.scope, SCOPES));
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  const seen = new Set<string>();
+  let unique = true;
+  let storage = 0;
+  versions.forEach((v, i) => {
+    if (v.storage === true) storage++;
+    const name = String(v.name ?? '');
+    if (seen.has(name)) unique = false;
+    seen.add(name);
+    label(`spec.versions[${i}].name`, name, out);
+    versionRules(v, `spec.versions[${i}]`, out);
+  });
+  if (!unique) out.push(fieldError.invalid('spec.versions', versions, 'must contain unique version names'));
+  if (storage !== 1)
+    out.push(
+      fieldError.invalid(
+        'spec.versions',
+        versions,
+        'must have exactly one version marked as storage version',
+      ),
+    );
+  const names = isJsonObject(spec.names) ? (spec.names as CrdNames) : {};
+  if (!names.plural) out.push(fieldError.required('spec.names.plural'));
+  if (!names.singular) out.push(fieldError.required('spec.names.singular'));
+  if (!names.kind) out.push(fieldError.required('spec.names.kind'));
+  if (!names.listKind) out.push(fieldError.required('spec.names.listKind'));
+  namesRules(names, 'spec.names', out);
+  const strategy = spec.conversion?.strategy;
+  if (strategy !== undefined && strategy !== 'None' && strategy !== 'Webhook')
+    out.push(fieldError.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
+  if (spec.preserveUnknownFields === true)
+    out.push(
+      fieldError.invalid(
+        'spec.preserveUnknownFields',
+        true,
+        'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+      ),
+    );
+}
+
+function immutable(field: string, now: unknown, before: unknown, out: StatusCause[]): void {
+  if (now !== before) out.push(fieldError.invalid(field, now, 'field is immutable'));
+}
+
+/**
+ * Validates a CRD on create (and, with `old`, on update: group and plural never change; scope and
+ * kind not once Established; every stored version stays in spec.versions).
+ * @param object the CRD being written (defaults applied)
+ * @param old the stored CRD on update
+ * @returns the causes, with upstream's field paths (`spec.versions[0].schema.openAPIV3Schema.properties[spec].type`)
+ */
+export function validateCustomResourceDefinition(object: KubeObject, old?: KubeObject): StatusCause[] {
+  const out: StatusCause[] = [];
+  if (!isJsonObject((object as Record<string, unknown>).spec)) return [fieldError.required('spec')];
+  const crd = object as CustomResourceDefinition;
+  const name = crd.metadata?.name;
+  const plural = crd.spec.names?.plural ?? '';
+  if (name && name !== `${plural}.${crd.spec.group ?? ''}`)
+    out.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
+  specRules(crd, out);
+  if (crd.status?.acceptedNames) namesRules(crd.status.acceptedNames, 'status.acceptedNames', out);
+  if (old && isJsonObject((old as Record<string, unknown>).spec)) {
+    const prev = old as CustomResourceDefinition;
+    if (conditionOf(prev, 'Established')?.status === 'True') {
+      immutable('spec.scope', crd.spec.scope, prev.spec.scope, out);
+      immutable('spec.names.kind', crd.spec.names?.kind, prev.spec.names?.kind, out);
+    }
+    immutable('spec.group', crd.spec.group, prev.spec.group, out);
+    immutable('spec.names.plural', crd.spec.names?.plural, prev.spec.names?.plural, out);
+    const names = new Set((crd.spec.versions ?? []).map((v) => v.name));
+    (crd.status?.storedVersions ?? []).forEach((v, i) => {
+      if (!names.has(v))
+        out.push(fieldError.invalid(`status.storedVersions[${i}]`, v, 'must appear in spec.versions'));
+    });
+  }
+  return out;
+}
