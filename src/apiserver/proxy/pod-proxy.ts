@@ -121,8 +121,7 @@ export async function proxyPodSubresource(
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw badRequest(`pod ${name} does not have a host assigned`);
   const node = registry.get(nodesDef, undefined, nodeName).object as Node;
-  const host = kubeletHost(node);
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || DEFAULT_KUBELET_PORT;
+  const { host, port } = kubeletEndpoint(node);
   const pass = new URLSearchParams();
   const params = { log: LOG_PARAMS, exec: EXEC_PARAMS, portforward: PORT_FORWARD_PARAMS }[subresource];
   for (const key of params) {
@@ -160,6 +159,17 @@ function containerOf(pod: Pod, requested: string | null): string {
   const main = (pod.spec?.containers ?? []).map((c) => c.name);
   if (main.length === 1) return main[0]!;
   throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`);
+}
+
+/**
+ * Where a node's kubelet serves: its preferred address (kube-apiserver's default
+ * --kubelet-preferred-address-types order, an IP before a Hostname that may not resolve) and
+ * `daemonEndpoints.kubeletEndpoint.Port` (10250 when unset).
+ * @throws ApiStatusError BadRequest when the node has no usable address
+ */
+export function kubeletEndpoint(node: Node): { host: string; port: number } {
+  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || DEFAULT_KUBELET_PORT;
+  return { host: kubeletHost(node), port };
 }
 
 function kubeletHost(node: Node): string {
