@@ -32,6 +32,12 @@ import {
   warningHeaderValue,
 } from './field-validation.ts';
 import { isPlainObject } from './merge-patch.ts';
+import { metricsApi } from './metrics-api/metrics-api.ts';
+import {
+  METRICS_GROUP,
+  metricsAggregatedDiscovery,
+  metricsApiGroup,
+} from './metrics-api/metrics-discovery.ts';
 import { ApiServerMetrics, storedObjectCounts } from './metrics/index.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
 import { OpenApiV3Documents, openApiSchemasOf, openApiV2Document } from './openapi/index.ts';
@@ -271,6 +277,7 @@ function resolveTarget(
 export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, res: ServerResponse) => void {
   const { registry, log } = ctx;
   const table = registry.table;
+  const resourceMetrics = metricsApi({ registry, logger: log });
   const openApi = openApiSchemasOf(registry);
   const openApiV3 = new OpenApiV3Documents(() => registry.table, openApi);
   const metrics = new ApiServerMetrics(() => storedObjectCounts(registry.table, ctx.store));
@@ -302,9 +309,14 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     if (path === '/api' || path === '/apis') {
       const form = negotiate(req.headers.accept, true);
       if (form === 'aggregated') {
-        return send(res, 200, aggregatedDiscovery(table, path === '/api'), AGGREGATED_DISCOVERY_TYPE);
+        const doc = aggregatedDiscovery(table, path === '/api') as { items: object[] };
+        if (path === '/apis') doc.items.push(metricsAggregatedDiscovery()); // metrics.k8s.io, served below
+        return send(res, 200, doc, AGGREGATED_DISCOVERY_TYPE);
       }
-      return send(res, 200, path === '/api' ? apiVersions(ctx.serverAddress()) : apiGroupList(table));
+      if (path === '/api') return send(res, 200, apiVersions(ctx.serverAddress()));
+      const list = apiGroupList(table) as { groups: object[] };
+      list.groups.push(metricsApiGroup());
+      return send(res, 200, list);
     }
     if (path === '/openapi/v3') return send(res, 200, openApiV3.root());
     if (path.startsWith('/openapi/v3/')) {
@@ -320,6 +332,9 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
     }
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    if (segments[0] === 'apis' && segments[1] === METRICS_GROUP) {
+      return resourceMetrics.serve(req, res, segments.slice(2), q); // NodeMetrics/PodMetrics from the kubelets
+    }
     let group: string;
     let version: string;
     let rest: string[];
@@ -551,9 +566,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     if (contentType === PROTOBUF_CONTENT_TYPE) return;
     const found = checkBodyFields(openApi, { directive, target: def, text, body });
     for (const w of found) res.appendHeader('Warning', warningHeaderValue(w));
-    // Only a body with unknown fields needs pruning (Ignore does not look, so it always prunes).
-    if (directive === 'Ignore' || found.some((f) => f.startsWith('unknown')))
-      pruneUnknownFields(body, bodySchema(openApi, body, def), openApi);
+    pruneUnknownFields(body, bodySchema(openApi, body, def), openApi);
   };
 
   /**
