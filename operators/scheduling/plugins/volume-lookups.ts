@@ -1,0 +1,48 @@
+// VolumeLookups: the storage objects the volume plugins read (claims, volumes, classes), as the minimal shapes they need and the lookups the assembly provides.
+import type { KubeObject } from '../../types.ts';
+
+/** A PersistentVolumeClaim as the scheduler reads it. */
+export interface PersistentVolumeClaim extends KubeObject {
+  spec?: {
+    accessModes?: string[];
+    volumeName?: string;
+    storageClassName?: string | null;
+  };
+  status?: { phase?: string };
+}
+
+/** A PersistentVolume as the scheduler reads it (zone labels in metadata). */
+export interface PersistentVolume extends KubeObject {
+  spec?: { storageClassName?: string; claimRef?: { namespace?: string; name?: string; uid?: string } };
+}
+
+/** A storage.k8s.io/v1 StorageClass as the scheduler reads it. */
+export interface StorageClass extends KubeObject {
+  provisioner?: string;
+  volumeBindingMode?: 'Immediate' | 'WaitForFirstConsumer';
+}
+
+/**
+ * Reads of the cluster's storage objects (informer stores in the assembly, maps in tests). A missing
+ * lookup means the kind is not served: the plugin treats every object of it as absent.
+ */
+export interface VolumeLookups {
+  persistentVolumeClaim?(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  persistentVolume?(name: string): PersistentVolume | undefined;
+  storageClass?(name: string): StorageClass | undefined;
+}
+
+/** The beta annotation that, when set, names a claim's class instead of spec.storageClassName. */
+export const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
+
+/** A claim's storage class name, as upstream's GetPersistentVolumeClaimClass ('' for none). */
+export function claimClass(pvc: PersistentVolumeClaim): string {
+  const beta = pvc.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
+  if (beta !== undefined) return beta;
+  return pvc.spec?.storageClassName ?? '';
+}
+
+/** The not-found message of a Go lister for `resource` (e.g. `persistentvolumeclaim "data" not found`). */
+export function notFoundMessage(resource: string, name: string): string {
+  return `${resource} "${name}" not found`;
+}
