@@ -566,7 +566,9 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     if (contentType === PROTOBUF_CONTENT_TYPE) return;
     const found = checkBodyFields(openApi, { directive, target: def, text, body });
     for (const w of found) res.appendHeader('Warning', warningHeaderValue(w));
-    pruneUnknownFields(body, bodySchema(openApi, body, def), openApi);
+    // Only a body with unknown fields needs pruning (Ignore does not look, so it always prunes).
+    if (directive === 'Ignore' || found.some((f) => f.startsWith('unknown')))
+      pruneUnknownFields(body, bodySchema(openApi, body, def), openApi);
   };
 
   /**
