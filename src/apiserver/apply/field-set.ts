@@ -195,16 +195,13 @@ export class FieldSet {
     return this.root.children.size === 0;
   }
 
-  /** Every member path, in structured-merge-diff's order (a parent before its children). */
+  /** Every member path, in structured-merge-diff's order: at each level the members, then what is below them. */
   paths(): FieldPath[] {
     const out: FieldPath[] = [];
     const walk = (n: Node, prefix: PathElement[]) => {
-      for (const k of [...n.children.keys()].sort(comparePathElements)) {
-        const c = n.children.get(k)!;
-        const p = [...prefix, k];
-        if (c.member) out.push(p);
-        walk(c, p);
-      }
+      const keys = [...n.children.keys()].sort(comparePathElements);
+      for (const k of keys) if (n.children.get(k)!.member) out.push([...prefix, k]);
+      for (const k of keys) walk(n.children.get(k)!, [...prefix, k]);
     };
     walk(this.root, []);
     return out;

@@ -207,3 +207,18 @@ function keyDefaultsOf(
   }
   return Object.keys(out).length ? out : undefined;
 }
+
+/**
+ * The merge types of a custom resource: its schema's for every field but `metadata`, which merges as every
+ * object's metadata does (finalizers a set, ownerReferences keyed by uid, labels and annotations by key).
+ */
+export function customResourceFieldType(
+  schema: ApplySchema | undefined,
+  resolve?: (ref: string) => ApplySchema | undefined,
+): FieldType {
+  const root = schemaFieldType(schema, resolve);
+  return {
+    ...root,
+    field: (name) => (name === 'metadata' ? builtinFieldType(['metadata']) : root.field(name)),
+  };
+}
