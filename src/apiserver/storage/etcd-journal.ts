@@ -26,6 +26,8 @@ interface Entry {
   expect: string;
   sent: boolean;
   settled: boolean;
+  /** Undone in the cache already (another writer came first): its refusal must not undo later commits. */
+  undone: boolean;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -227,7 +229,10 @@ export class EtcdJournal implements Journal {
   private undoPending(): void {
     if (!this.store.hasPending) return;
     this.store.rollbackPending();
-    for (const e of this.queue) if (!e.sent) this.settle(e, storageConflict(e.record));
+    for (const e of this.queue) {
+      e.undone = true;
+      if (!e.sent) this.settle(e, storageConflict(e.record));
+    }
     this.queue = this.queue.filter((e) => e.sent);
     this.tail = this.known;
   }
@@ -252,9 +257,23 @@ export class EtcdJournal implements Journal {
     const waiters = pendingWrites.getStore();
     if (waiters) waiters.push(done);
     else
-      done.catch((err: unknown) => this.log.warn({ err, key: record.key }, 'an internal write was refused'));
+      done.catch((err: unknown) => {
+        // two servers both mirroring one Event race for it: the loser's refusal is routine
+        if (err instanceof ApiStatusError && err.statusCode === 409)
+          this.log.debug({ key: record.key }, 'an internal write lost a race to another server');
+        else this.log.warn({ err, key: record.key }, 'an internal write was refused');
+      });
     const token = `${this.id}-${++this.sequence}`;
-    this.queue.push({ record, token, expect: this.tail, sent: false, settled: false, resolve, reject });
+    this.queue.push({
+      record,
+      token,
+      expect: this.tail,
+      sent: false,
+      settled: false,
+      undone: false,
+      resolve,
+      reject,
+    });
     this.tail = token;
     void this.pump();
   }
@@ -288,7 +307,7 @@ export class EtcdJournal implements Journal {
         if (answer?.succeeded) {
           const rev = Number(answer.header.revision);
           this.settle(entry);
-          if (rev > this.store.currentRv && this.store.hasPending) {
+          if (!entry.undone && rev > this.store.currentRv && this.store.hasPending) {
             if (record.rv === rev) {
               this.store.confirmNext(rev);
               this.known = entry.token;
@@ -302,7 +321,7 @@ export class EtcdJournal implements Journal {
               ? storageConflict(record)
               : new ApiStatusError(500, 'InternalError', `etcd: ${(failure as Error).message}`),
           );
-          this.undoPending();
+          if (!entry.undone) this.undoPending();
         }
       }
     } finally {
