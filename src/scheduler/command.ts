@@ -18,7 +18,7 @@ import { createLogger } from '../logging/logger.ts';
 import { parseSchedulerConfig } from './config/load-config.ts';
 import type { KubeSchedulerConfiguration } from './config/types.ts';
 import { ensureSystemPriorityClasses } from './ensure-system-priority-classes.ts';
-import { startSecureServing } from './secure-serving.ts';
+import { startSecureServing } from '../serving/secure-serving.ts';
 import { startScheduler } from './start-scheduler.ts';
 
 interface Flags {

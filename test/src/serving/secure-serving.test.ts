@@ -1,8 +1,8 @@
-// kube-scheduler's /healthz and /livez with named checks, such as the leader election watchdog.
+// Secure serving's /healthz and /livez with named checks (the leader election watchdog, one per controller), and /healthz/<name>.
 import { request } from 'node:https';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SecureServing, startSecureServing } from '../../../src/scheduler/secure-serving.ts';
+import { type SecureServing, startSecureServing } from '../../../src/serving/secure-serving.ts';
 
 function get(serving: SecureServing, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -41,5 +41,18 @@ describe('secure serving health checks', () => {
         `[+]ping ok\n[-]leaderElection failed: reason withheld\n${path.slice(1)} check failed\n`,
       );
     }
+  });
+
+  it('answers one named check at /healthz/<name>: ok, 500 when it fails, 404 when there is none', async () => {
+    serving = await startSecureServing({
+      port: 0,
+      bindAddress: '127.0.0.1',
+      metrics: new Registry(),
+      healthChecks: () => ({ 'job-controller': undefined, 'ttl-controller': new Error('stopped') }),
+    });
+    expect(await get(serving, '/healthz/job-controller')).toEqual({ status: 200, body: 'ok' });
+    expect(await get(serving, '/healthz/ping')).toEqual({ status: 200, body: 'ok' });
+    expect((await get(serving, '/healthz/ttl-controller')).status).toBe(500);
+    expect((await get(serving, '/livez/no-such-controller')).status).toBe(404);
   });
 });

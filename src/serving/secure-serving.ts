@@ -1,4 +1,4 @@
-// kube-scheduler's secure serving: /healthz, /livez, /readyz and /metrics over HTTPS with a self-signed certificate.
+// Secure serving of a control-plane component (kube-scheduler, kube-controller-manager): /healthz, /livez, /readyz and /metrics over HTTPS with a self-signed certificate.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,8 @@ export interface SecureServingOptions {
   readyChecks?: () => Readonly<Record<string, boolean>>;
   /**
    * Named health checks for /healthz and /livez (e.g. `leaderElection` from a HealthzAdaptor): an Error
-   * fails the check. Both answer `ok` when all pass, else 500 listing them as upstream's healthz does.
+   * fails the check. Both answer `ok` when all pass, else 500 listing them as upstream's healthz does;
+   * `/healthz/<name>` answers one check.
    */
   healthChecks?: () => Readonly<Record<string, Error | undefined>>;
   metrics: Registry;
@@ -39,7 +40,7 @@ function allowed(path: string, allow: readonly string[]): boolean {
 }
 
 /**
- * Serves kube-scheduler's endpoints over HTTPS (a self-signed CA and certificate, as the embedded API
+ * Serves a component's health and metrics endpoints over HTTPS (a self-signed CA and certificate, as the embedded API
  * server's). There is no authentication: paths in `alwaysAllowPaths` are served to anyone; the other paths
  * (/metrics) only to loopback clients, others get 403 as upstream's anonymous user would.
  *
@@ -59,6 +60,20 @@ export async function startSecureServing(options: SecureServingOptions): Promise
       res
         .writeHead(403, { 'content-type': 'text/plain' })
         .end(`forbidden: User "system:anonymous" cannot get path "${path}"\n`);
+      return;
+    }
+    const single = /^\/(healthz|livez)\/([^/]+)$/.exec(path);
+    if (single) {
+      // one named check, as upstream's /healthz/<name>
+      const checks = options.healthChecks?.() ?? {};
+      const name = single[2]!;
+      if (name === 'ping' || (name in checks && checks[name] === undefined)) {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      } else if (name in checks) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('internal server error: reason withheld\n');
+      } else {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
+      }
       return;
     }
     if (path === '/healthz' || path === '/livez') {
