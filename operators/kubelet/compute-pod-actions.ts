@@ -8,7 +8,7 @@ import {
 } from './runtime-pod-status.ts';
 
 /** Why a container is killed (the kubelet's containerKillReason). */
-export type ContainerKillReason = 'StartupProbe' | 'LivenessProbe' | 'FailedPostStartHook' | '';
+export type ContainerKillReason = 'StartupProbe' | 'LivenessProbe' | 'FailedPostStartHook' | 'Unknown' | '';
 
 /** A container to stop, with the message the kubelet logs and records. */
 export interface ContainerToKill {
@@ -18,7 +18,11 @@ export interface ContainerToKill {
   reason: ContainerKillReason;
 }
 
-/** The plan of one SyncPod (podActions). */
+/**
+ * The plan of one SyncPod (podActions). Invariants: `initContainersToStart` is in spec order and holds
+ * at most one regular (run-to-completion) init container; `containersToStart` is empty while the pod
+ * is not initialized; `killPod` with `createSandbox` means "start over in a new sandbox".
+ */
 export interface PodActions {
   /** Stop the whole pod (sandbox and every container) first. */
   killPod: boolean;
@@ -27,15 +31,21 @@ export interface PodActions {
   sandboxId: string;
   /** The sandbox attempt to create. */
   attempt: number;
-  /** The index in spec.initContainers of the next init container to start, if any. */
-  nextInitContainerToStart: number | undefined;
+  /**
+   * Indexes in spec.initContainers to start, in order: the next init container, and sidecars
+   * (restartPolicy Always) that exited or must restart.
+   */
+  initContainersToStart: number[];
   /** Indexes in spec.containers to start, in order. */
   containersToStart: number[];
   /** Runtime container id → what to kill. */
   containersToKill: Map<string, ContainerToKill>;
 }
 
-/** Probe results the plan needs: a failed liveness or startup probe restarts a running container. */
+/**
+ * Probe results the plan needs: a failed liveness or startup probe restarts a running container; a
+ * sidecar with a startup probe counts as started only once it succeeded (undefined: not run yet).
+ */
 export interface ProbeLookup {
   liveness?: (containerId: string) => 'Success' | 'Failure' | undefined;
   startup?: (containerId: string) => 'Success' | 'Failure' | undefined;
@@ -102,43 +112,150 @@ function containerSucceeded(container: Container, status: RuntimePodStatus | und
   return current !== undefined && current.state === 'exited' && current.exitCode === 0;
 }
 
+/** A sidecar: an init container with restartPolicy Always (KEP-753), kept running beside the app. */
+export function isRestartableInitContainer(container: Container | undefined): boolean {
+  return container?.restartPolicy === 'Always';
+}
+
 /**
- * The next init container to run (findNextInitContainerToRun): the last failed one's status if any
- * failed, else the one after the newest that exited; `done` once every init container succeeded or
- * any app container runs.
+ * Whether any app container was created, runs or has exited (HasAnyRegularContainerCreated): then
+ * the pod was initialized in some earlier sandbox.
  */
-export function findNextInitContainerToRun(
+export function hasAnyRegularContainerCreated(pod: Pod, status: RuntimePodStatus | undefined): boolean {
+  return pod.spec.containers.some((c) => {
+    const state = findContainerStatus(status, c.name)?.state;
+    return state === 'created' || state === 'running' || state === 'exited';
+  });
+}
+
+function unknownKill(current: RuntimeContainerStatus, container: Container, what: string): ContainerToKill {
+  return {
+    name: current.name,
+    container,
+    message: `${what} is in "${current.state}" state, try killing it before restart`,
+    reason: 'Unknown',
+  };
+}
+
+/**
+ * The init containers' part of the plan (computeInitContainerActions, sidecars on as upstream's
+ * default): walking the init containers from the last, start the first one not yet run, restart
+ * sidecars that exited, were created but not started, changed, or failed a liveness or startup
+ * probe, and never rerun a regular init container once the pod has initialized. A failed regular
+ * init container is retried unless the pod's restartPolicy is Never, which kills the pod.
+ *
+ * @returns whether the pod has initialized (every init container done, each sidecar started)
+ */
+export function computeInitContainerActions(
   pod: Pod,
   status: RuntimePodStatus | undefined,
-): { lastStatus: RuntimeContainerStatus | undefined; next: number | undefined; done: boolean } {
+  actions: PodActions,
+  probes: ProbeLookup = {},
+): boolean {
   const inits = pod.spec.initContainers ?? [];
-  if (inits.length === 0) return { lastStatus: undefined, next: undefined, done: true };
-  for (const container of pod.spec.containers) {
-    if (findContainerStatus(status, container.name)?.state === 'running')
-      return { lastStatus: undefined, next: undefined, done: true };
-  }
+  if (inits.length === 0) return true;
+  // a created or running app container means every init container ran in the past (an exited one
+  // may be left from a sandbox before a reboot, so it does not count)
+  let podHasInitialized = pod.spec.containers.some((c) => {
+    const state = findContainerStatus(status, c.name)?.state;
+    return state === 'created' || state === 'running';
+  });
+  let previouslyInitialized = podHasInitialized;
+  const restartOnFailure = shouldRestartOnFailure(pod);
+  const toStart: number[] = [];
+
   for (let i = inits.length - 1; i >= 0; i--) {
-    const current = findContainerStatus(status, (inits[i] as Container).name);
-    if (current && isInitContainerFailed(current)) return { lastStatus: current, next: i, done: false };
+    const container = inits[i] as Container;
+    const sidecar = isRestartableInitContainer(container);
+    const current = findContainerStatus(status, container.name);
+    if (!current) {
+      // ran before but its record is gone: only a sidecar needs to come back
+      if (previouslyInitialized && sidecar) toStart.push(i);
+      continue;
+    }
+    if (previouslyInitialized && !sidecar) continue;
+
+    if (current.state === 'created') {
+      // created but never started: the runtime failed to start it, so start it again
+      toStart.push(i);
+    } else if (current.state === 'running') {
+      if (sidecar) sidecarRunning(i, container, current);
+    } else if (current.state === 'exited') {
+      if (sidecar) toStart.push(i);
+      else if (current.exitCode !== 0) {
+        if (!restartOnFailure) {
+          actions.killPod = true;
+          actions.initContainersToStart = [];
+          return false;
+        }
+        toStart.push(i);
+      } else if (i === inits.length - 1) podHasInitialized = true;
+      else toStart.push(i + 1);
+    } else if (sidecar) {
+      actions.containersToKill.set(current.id, unknownKill(current, container, 'Init container'));
+      toStart.push(i);
+    } else {
+      if (!restartOnFailure) {
+        actions.killPod = true;
+        actions.initContainersToStart = [];
+        return false;
+      }
+      actions.containersToKill.set(current.id, unknownKill(current, container, 'Init container'));
+      toStart.push(i);
+    }
+    previouslyInitialized = true;
   }
-  for (let i = inits.length - 1; i >= 0; i--) {
-    const current = findContainerStatus(status, (inits[i] as Container).name);
-    if (!current) continue;
-    if (current.state === 'running') return { lastStatus: undefined, next: undefined, done: false };
-    if (current.state === 'exited') {
-      if (i === inits.length - 1) return { lastStatus: undefined, next: undefined, done: true };
-      return { lastStatus: undefined, next: i + 1, done: false };
+  if (!previouslyInitialized) toStart.push(0);
+  actions.initContainersToStart = toStart.reverse();
+  return podHasInitialized;
+
+  function sidecarRunning(i: number, container: Container, current: RuntimeContainerStatus): void {
+    if (container.startupProbe) {
+      const startup = probes.startup?.(current.id);
+      if (startup === undefined) return; // not probed yet: wait for it
+      if (startup === 'Failure') {
+        actions.containersToKill.set(current.id, {
+          name: container.name,
+          container,
+          message: `Init container ${container.name} failed startup probe`,
+          reason: 'StartupProbe',
+        });
+        toStart.push(i);
+      }
+      if (startup !== 'Success') return;
+    }
+    if (i === inits.length - 1) podHasInitialized = true;
+    else if (!previouslyInitialized) toStart.push(i + 1); // started for the first time: the next one
+    if (current.hash !== undefined && current.hash !== containerHash(container)) {
+      actions.containersToKill.set(current.id, {
+        name: container.name,
+        container,
+        message: `Init container ${container.name} definition changed`,
+        reason: '',
+      });
+      toStart.push(i);
+      return;
+    }
+    // a sidecar's liveness does not hold back the next init container, but a failure restarts it
+    if (container.livenessProbe && probes.liveness?.(current.id) === 'Failure') {
+      actions.containersToKill.set(current.id, {
+        name: container.name,
+        container,
+        message: `Init container ${container.name} failed liveness probe`,
+        reason: 'LivenessProbe',
+      });
+      toStart.push(i);
     }
   }
-  return { lastStatus: undefined, next: 0, done: false };
 }
 
 /**
  * Plans one SyncPod (computePodActions): create the sandbox when it is missing or not ready (then the
- * first init container, or every app container that should run); otherwise run init containers in
- * order, then start the app containers the restart policy wants and kill running ones whose
- * definition changed or whose liveness/startup probe failed. With nothing to keep and nothing to
- * start, the whole pod is killed.
+ * first init container, or every app container that should run); otherwise the init containers'
+ * actions ({@link computeInitContainerActions}: next init container, sidecars to keep running), and
+ * once initialized the app containers the restart policy wants, killing running ones whose
+ * definition changed or whose liveness/startup probe failed. With no app container to keep and
+ * none to start, the whole pod is killed and no sidecar restarted.
  *
  * @example computePodActions(pod, undefined) // { createSandbox: true, containersToStart: [0, ...], ... }
  * @param pod the pod as configured
@@ -157,7 +274,7 @@ export function computePodActions(
     createSandbox: sandbox.changed,
     sandboxId: sandbox.sandboxId,
     attempt: sandbox.attempt,
-    nextInitContainerToStart: undefined,
+    initContainersToStart: [],
     containersToStart: [],
     containersToKill: new Map(),
   };
@@ -174,38 +291,21 @@ export function computePodActions(
       if (restartPolicyOf(pod) === 'OnFailure' && containerSucceeded(container, status)) return;
       toStart.push(index);
     });
-    if (toStart.length === 0 && inits.length === 0) {
+    // nothing left to run in a pod that was initialized: no new sandbox
+    if (toStart.length === 0 && hasAnyRegularContainerCreated(pod, status)) {
       actions.createSandbox = false;
       return actions;
     }
     if (inits.length > 0) {
-      actions.nextInitContainerToStart = 0;
+      actions.initContainersToStart = [0];
       return actions;
     }
     actions.containersToStart = toStart;
     return actions;
   }
 
-  const init = findNextInitContainerToRun(pod, status);
-  if (!init.done) {
-    if (init.next !== undefined) {
-      const failed = init.lastStatus !== undefined && isInitContainerFailed(init.lastStatus);
-      if (failed && !shouldRestartOnFailure(pod)) {
-        actions.killPod = true;
-      } else {
-        if (init.lastStatus?.state === 'unknown') {
-          actions.containersToKill.set(init.lastStatus.id, {
-            name: init.lastStatus.name,
-            container: inits[init.next],
-            message: 'Init container is in unknown state, try killing it before restart',
-            reason: '',
-          });
-        }
-        actions.nextInitContainerToStart = init.next;
-      }
-    }
-    return actions;
-  }
+  const initialized = computeInitContainerActions(pod, status, actions, probes);
+  if (actions.killPod || !initialized) return actions;
 
   let keepCount = 0;
   containers.forEach((container, index) => {
@@ -214,12 +314,7 @@ export function computePodActions(
       if (shouldContainerBeRestarted(container, pod, status)) {
         actions.containersToStart.push(index);
         if (current?.state === 'unknown') {
-          actions.containersToKill.set(current.id, {
-            name: container.name,
-            container,
-            message: 'Container is in unknown state, try killing it before restart',
-            reason: '',
-          });
+          actions.containersToKill.set(current.id, unknownKill(current, container, 'Container'));
         }
       }
       return;
@@ -247,6 +342,10 @@ export function computePodActions(
     actions.containersToKill.set(current.id, { name: container.name, container, message, reason });
   });
 
-  if (keepCount === 0 && actions.containersToStart.length === 0) actions.killPod = true;
+  if (keepCount === 0 && actions.containersToStart.length === 0) {
+    actions.killPod = true;
+    // sidecars must not keep a finished pod alive
+    actions.initContainersToStart = [];
+  }
   return actions;
 }

@@ -19,7 +19,8 @@ export function hasAnyRegularContainerStarted(pod: Pod, statuses: readonly Conta
 }
 
 /**
- * The pod phase (getPhase): Pending while init containers or app containers have not all started;
+ * The pod phase (getPhase): Pending while init containers (a sidecar until it has started) or app
+ * containers have not all started;
  * Failed when an init container failed under restartPolicy Never; Running while one runs and all are
  * known; when all have stopped: Succeeded/Failed if the pod is terminal (non-static) or by the
  * restart policy (Always → Running; all succeeded → Succeeded; Never → Failed; OnFailure → Running).
@@ -59,6 +60,26 @@ export function getPhase(
   let waiting = 0;
   let stopped = 0;
   let succeeded = 0;
+  // sidecars: running counts (pending until started); a terminated one does not count for the phase
+  for (const container of pod.spec.initContainers ?? []) {
+    if (container.restartPolicy !== 'Always') continue;
+    const s = statusOf(statuses, container.name);
+    if (!s) {
+      unknown++;
+      continue;
+    }
+    if (s.state?.running) {
+      if (!s.started) pendingInitialization++;
+      running++;
+    } else if (s.state?.terminated) {
+      // not counted
+    } else if (s.state?.waiting) {
+      if (!s.lastState?.terminated) {
+        pendingInitialization++;
+        waiting++;
+      }
+    } else unknown++;
+  }
   for (const container of pod.spec.containers) {
     const s = statusOf(statuses, container.name);
     if (!s) {

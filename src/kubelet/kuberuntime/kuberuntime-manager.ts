@@ -1,7 +1,11 @@
 // kubeRuntimeManager: drives a ContainerRuntime for the kubelet: pod status from the runtime, SyncPod's plan carried out, pods killed with grace and preStop hooks.
 import { join } from 'node:path';
 import type { Container, Pod, ResourceList } from '../../../operators/api/core-v1.ts';
-import { computePodActions, type ProbeLookup } from '../../../operators/kubelet/compute-pod-actions.ts';
+import {
+  computePodActions,
+  isRestartableInitContainer,
+  type ProbeLookup,
+} from '../../../operators/kubelet/compute-pod-actions.ts';
 import { containerHash } from '../../../operators/kubelet/container-hash.ts';
 import {
   CrashLoopBackOff,
@@ -21,6 +25,7 @@ import {
   type RuntimeContainerStatus,
   type RuntimePodStatus,
 } from '../../../operators/kubelet/runtime-pod-status.ts';
+import { terminationPrerequisites } from '../../../operators/kubelet/termination-ordering.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { RunningPod } from '../../../operators/pod-workers/types.ts';
 import type {
@@ -328,7 +333,9 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
     name: string,
     gracePeriodSeconds: number,
     message: string,
+    waitForTurn?: (graceSeconds: number) => Promise<number>,
   ): Promise<void> => {
+    const isInit = pod?.spec.initContainers?.some((c) => c.name === name) ?? false;
     const container = pod
       ? [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((c) => c.name === name)
       : undefined;
@@ -339,7 +346,7 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
         'Normal',
         'Killing',
         message || `Stopping container ${name}`,
-        `spec.containers{${name}}`,
+        `spec.${isInit ? 'initContainers' : 'containers'}{${name}}`,
       );
     const preStop = container?.lifecycle?.preStop;
     if (preStop?.exec?.command && grace > 0) {
@@ -364,7 +371,10 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       await new Promise((resolve) => setTimeout(resolve, sleep * 1000));
       grace -= sleep;
     }
-    if (preStop && grace < MINIMUM_GRACE_PERIOD_SECONDS) grace = MINIMUM_GRACE_PERIOD_SECONDS;
+    // a sidecar stops only after the containers it serves (or when its grace runs out)
+    if (waitForTurn && grace > 0) grace = Math.max(grace - (await waitForTurn(grace)), 0);
+    if ((preStop || waitForTurn) && grace < MINIMUM_GRACE_PERIOD_SECONDS)
+      grace = MINIMUM_GRACE_PERIOD_SECONDS;
     try {
       await runtime.stopContainer(containerId, grace);
     } catch (error) {
@@ -397,6 +407,44 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       error: error instanceof Error ? error.message : String(error),
     }));
     if ('error' in mounted) config.recordEvent(pod, 'Warning', 'FailedMount', mounted.error);
+  };
+
+  /**
+   * The termination ordering of one pod kill: each container's turn comes when its prerequisites
+   * ({@link terminationPrerequisites}) have stopped, or after its grace period at the latest.
+   */
+  const terminationTurns = (pod: Pod, running: string[]) => {
+    const prerequisites = terminationPrerequisites(pod, running);
+    const stopped = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+    for (const name of running) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      stopped.set(name, { promise, resolve });
+    }
+    return {
+      waitForTurn(name: string): ((graceSeconds: number) => Promise<number>) | undefined {
+        const before = (prerequisites.get(name) ?? []).map((n) => stopped.get(n)?.promise);
+        if (before.length === 0) return undefined;
+        return async (graceSeconds) => {
+          const started = now();
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            Promise.all(before),
+            new Promise<void>((r) => {
+              timer = setTimeout(r, graceSeconds * 1000);
+              timer.unref?.();
+            }),
+          ]);
+          clearTimeout(timer);
+          return Math.floor((now() - started) / 1000);
+        };
+      },
+      terminated(name: string) {
+        stopped.get(name)?.resolve();
+      },
+    };
   };
 
   const manager: KubeRuntimeManager = {
@@ -464,7 +512,7 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       if (
         !sandboxId ||
         (!actions.createSandbox &&
-          actions.nextInitContainerToStart === undefined &&
+          actions.initContainersToStart.length === 0 &&
           actions.containersToStart.length === 0)
       ) {
         if (sandboxId && !actions.killPod) await refreshVolumes(pod, sandboxId);
@@ -479,24 +527,27 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
         throw new Error(mounted.error);
       }
       const inits = pod.spec.initContainers ?? [];
-      if (actions.nextInitContainerToStart !== undefined) {
-        const container = inits[actions.nextInitContainerToStart];
-        if (container && !inBackOff(pod, container, status)) {
-          if (
-            await startContainer(
-              pod,
-              container,
-              'initContainers',
-              sandboxId,
-              sandbox,
-              status,
-              mounted.paths,
-              sandboxIP,
-            )
-          )
-            changed = true;
-        }
-        return { waitingReasons: new Map(reasonsOf(uid)), changed };
+      // init containers in spec order: a sidecar that cannot start is skipped, a regular init
+      // container that cannot (or is backing off) ends this sync
+      for (const index of actions.initContainersToStart) {
+        if (signal?.aborted) break;
+        const container = inits[index];
+        if (!container) continue;
+        const started =
+          !inBackOff(pod, container, status) &&
+          (await startContainer(
+            pod,
+            container,
+            'initContainers',
+            sandboxId,
+            sandbox,
+            status,
+            mounted.paths,
+            sandboxIP,
+          ));
+        if (started) changed = true;
+        else if (!isRestartableInitContainer(container))
+          return { waitingReasons: new Map(reasonsOf(uid)), changed };
       }
       for (const index of actions.containersToStart) {
         if (signal?.aborted) break;
@@ -525,6 +576,12 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
       const live = containers.filter(
         (c) => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED',
       );
+      const waits = pod
+        ? terminationTurns(
+            pod,
+            live.map((c) => c.metadata.name),
+          )
+        : undefined;
       await Promise.all(
         live.map((c) =>
           killContainer(
@@ -533,7 +590,8 @@ export function kubeRuntimeManager(config: KubeRuntimeManagerConfig): KubeRuntim
             c.metadata.name,
             gracePeriodSeconds,
             `Stopping container ${c.metadata.name}`,
-          ),
+            waits?.waitForTurn(c.metadata.name),
+          ).finally(() => waits?.terminated(c.metadata.name)),
         ),
       );
       const sandboxes = await runtime.listPodSandboxes({ podUid: running.uid });

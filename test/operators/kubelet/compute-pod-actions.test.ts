@@ -1,9 +1,12 @@
-// computePodActions: cases ported from kuberuntime_manager_test.go's TestComputePodActions and its init-container variant.
+// computePodActions: cases ported from kuberuntime_manager_test.go's TestComputePodActions, its init-container variant and TestComputePodActionsWithRestartableInitContainers.
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { computePodActions, type ProbeLookup } from '../../../operators/kubelet/compute-pod-actions.ts';
 import { containerHash } from '../../../operators/kubelet/container-hash.ts';
-import type { RuntimePodStatus } from '../../../operators/kubelet/runtime-pod-status.ts';
+import type {
+  RuntimeContainerStatus,
+  RuntimePodStatus,
+} from '../../../operators/kubelet/runtime-pod-status.ts';
 import { pod, rc, runtime } from './builders.ts';
 
 type Policy = 'Always' | 'OnFailure' | 'Never';
@@ -24,7 +27,8 @@ interface Case {
     attempt?: number;
     start: number[];
     kill: string[];
-    nextInit?: number;
+    /** spec.initContainers indexes to start, in order. */
+    initStart?: number[];
   };
 }
 
@@ -193,7 +197,7 @@ const initCases: Case[] = [
     name: 'init: no sandbox → the first init container',
     pod: initPod('Always'),
     status: () => undefined,
-    expected: { killPod: true, createSandbox: true, attempt: 0, start: [], kill: [], nextInit: 0 },
+    expected: { killPod: true, createSandbox: true, attempt: 0, start: [], kill: [], initStart: [0] },
   },
   {
     name: 'init: first running → wait',
@@ -205,7 +209,7 @@ const initCases: Case[] = [
     name: 'init: first done → the second',
     pod: initPod('Always'),
     status: () => runtime([rc('init1', 'exited', { exitCode: 0 })]),
-    expected: { killPod: false, createSandbox: false, start: [], kill: [], nextInit: 1 },
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [1] },
   },
   {
     name: 'init: all done → app containers',
@@ -217,7 +221,7 @@ const initCases: Case[] = [
     name: 'init: failed, Always → retry it',
     pod: initPod('Always'),
     status: () => runtime([rc('init1', 'exited', { exitCode: 1 })]),
-    expected: { killPod: false, createSandbox: false, start: [], kill: [], nextInit: 0 },
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [0] },
   },
   {
     name: 'init: failed, Never → kill the pod',
@@ -229,7 +233,7 @@ const initCases: Case[] = [
     name: 'init: unknown → kill it and retry',
     pod: initPod('Always'),
     status: () => runtime([rc('init1', 'unknown', { id: 'i1' })]),
-    expected: { killPod: false, createSandbox: false, start: [], kill: ['i1'], nextInit: 0 },
+    expected: { killPod: false, createSandbox: false, start: [], kill: ['i1'], initStart: [0] },
   },
   {
     name: 'init: an app container runs → init is done',
@@ -240,8 +244,201 @@ const initCases: Case[] = [
   },
 ];
 
+// three sidecars (restartPolicy Always); the second and third have liveness and startup probes that succeeded
+const sidecarPod = (policy: Policy) =>
+  pod(['foo1', 'foo2', 'foo3'], {
+    restartPolicy: policy,
+    inits: [
+      { name: 'sidecar-1', image: 'bar', restartPolicy: 'Always' },
+      { name: 'sidecar-2', image: 'bar', restartPolicy: 'Always', livenessProbe: {}, startupProbe: {} },
+      { name: 'sidecar-3', image: 'bar', restartPolicy: 'Always', livenessProbe: {}, startupProbe: {} },
+    ],
+  });
+const sidecarHash = (p: Pod, i: number) => containerHash((p.spec.initContainers ?? [])[i] as never);
+type SidecarState = [RuntimeContainerStatus['state'], number?] | undefined;
+/** Runtime status: each sidecar's state (undefined: no record), then the app containers'. */
+const sidecarStatus =
+  (
+    sidecars: SidecarState[],
+    apps: ('running' | 'succeeded')[] = [],
+    sandbox: 'ready' | 'notready' = 'ready',
+  ) =>
+  (p: Pod) =>
+    runtime(
+      [
+        ...sidecars.flatMap((st, i) =>
+          st
+            ? [rc(`sidecar-${i + 1}`, st[0], { id: `s${i + 1}`, hash: sidecarHash(p, i), exitCode: st[1] })]
+            : [],
+        ),
+        ...apps.map((a, i) =>
+          rc(`foo${i + 1}`, a === 'running' ? 'running' : 'exited', {
+            hash: hashOf(p, i),
+            ...(a === 'succeeded' ? { exitCode: 0 } : {}),
+          }),
+        ),
+      ],
+      sandbox,
+    );
+const probesOk: Case['probes'] = () => ({
+  liveness: (id) => (id === 's2' || id === 's3' ? 'Success' : undefined),
+  startup: (id) => (id === 's2' || id === 's3' ? 'Success' : undefined),
+});
+const running3: SidecarState[] = [['running'], ['running'], ['running']];
+const sidecarCases: Case[] = [
+  {
+    name: 'sidecars: initialization completed → start every app container',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus(running3),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [0, 1, 2], kill: [] },
+  },
+  {
+    name: 'sidecars: none started → the first',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [0] },
+  },
+  {
+    name: 'sidecars: one stuck in created → start it again',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['running'], ['running'], ['created']]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [2] },
+  },
+  {
+    name: 'sidecars: the first has started → the next',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['running']]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [1] },
+  },
+  {
+    name: 'sidecars: liveness not run yet does not hold back the next',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['running'], ['running']]),
+    probes: () => ({ startup: (id) => (id === 's2' ? 'Success' : undefined) }),
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [2] },
+  },
+  {
+    name: 'sidecars: a failed liveness probe kills and restarts the sidecar, apps start',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus(running3),
+    probes: () => ({
+      liveness: (id) => (id === 's3' ? 'Failure' : 'Success'),
+      startup: (id) => (id === 's2' || id === 's3' ? 'Success' : undefined),
+    }),
+    expected: { killPod: false, createSandbox: false, start: [0, 1, 2], kill: ['s3'], initStart: [2] },
+  },
+  {
+    name: 'sidecars: startup probe not run yet → wait',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['running'], ['running']]),
+    probes: () => ({}),
+    expected: { killPod: false, createSandbox: false, start: [], kill: [] },
+  },
+  {
+    name: 'sidecars: startup probe succeeded → the next',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['running'], ['running']]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [2] },
+  },
+  {
+    name: 'sidecars: a failed startup probe kills and restarts the sidecar',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus(running3),
+    probes: () => ({ startup: (id) => (id === 's3' ? 'Failure' : 'Success') }),
+    expected: { killPod: false, createSandbox: false, start: [], kill: ['s3'], initStart: [2] },
+  },
+  {
+    name: 'sidecars: a changed definition kills and restarts the sidecar, apps start',
+    pod: sidecarPod('Always'),
+    status: (p) => {
+      const s = sidecarStatus(running3)(p);
+      const third = s.containers.find((c) => c.name === 'sidecar-3');
+      if (third) third.hash = 'stale';
+      return s;
+    },
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [0, 1, 2], kill: ['s3'], initStart: [2] },
+  },
+  {
+    name: 'sidecars: exited sidecar and the next init container are both started',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['exited', 0], ['running'], ['exited', 0]]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [0, 2] },
+  },
+  {
+    name: 'sidecars: an exited sidecar restarts beside the app containers',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([['exited', 0], ['running'], ['running']]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [0, 1, 2], kill: [], initStart: [0] },
+  },
+  {
+    name: 'sidecars: sandbox dead, a sidecar failed, Never → kill the pod only',
+    pod: sidecarPod('Never'),
+    status: sidecarStatus([['running'], ['running'], ['exited', 137]], [], 'notready'),
+    probes: probesOk,
+    expected: { killPod: true, createSandbox: false, attempt: 1, start: [], kill: [] },
+  },
+  {
+    name: 'sidecars: sandbox dead, Never, nothing ran → a new sandbox from the first init container',
+    pod: sidecarPod('Never'),
+    status: sidecarStatus([], [], 'notready'),
+    expected: { killPod: true, createSandbox: true, attempt: 1, start: [], kill: [], initStart: [0] },
+  },
+  ...(['OnFailure', 'Always'] as const).map(
+    (policy): Case => ({
+      name: `sidecars: sandbox dead, a sidecar failed, ${policy} → a new sandbox`,
+      pod: sidecarPod(policy),
+      status: sidecarStatus([['running'], ['running'], ['exited', 137]], [], 'notready'),
+      probes: probesOk,
+      expected: { killPod: true, createSandbox: true, attempt: 1, start: [], kill: [], initStart: [0] },
+    }),
+  ),
+  {
+    name: 'sidecars: a failed sidecar restarts even under Never',
+    pod: sidecarPod('Never'),
+    status: sidecarStatus([['running'], ['running'], ['exited', 137]]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [2] },
+  },
+  {
+    name: 'sidecars: an unknown sidecar is killed and restarted even under Never',
+    pod: sidecarPod('Never'),
+    status: sidecarStatus([['running'], ['running'], ['unknown']]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: ['s3'], initStart: [2] },
+  },
+  {
+    name: 'sidecars: a failed sidecar restarts while the apps run, Never',
+    pod: sidecarPod('Never'),
+    status: sidecarStatus([['running'], ['running'], ['exited', 137]], ['running', 'running', 'running']),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [], kill: [], initStart: [2] },
+  },
+  {
+    name: 'sidecars: every app container succeeded, Never → kill the pod, restart no sidecar',
+    pod: sidecarPod('Never'),
+    status: sidecarStatus(running3, ['succeeded', 'succeeded', 'succeeded']),
+    probes: probesOk,
+    expected: { killPod: true, createSandbox: false, start: [], kill: [] },
+  },
+  {
+    name: 'sidecars: earlier records gone, the last runs → restart the others and the apps',
+    pod: sidecarPod('Always'),
+    status: sidecarStatus([undefined, undefined, ['running']]),
+    probes: probesOk,
+    expected: { killPod: false, createSandbox: false, start: [0, 1, 2], kill: [], initStart: [0, 1] },
+  },
+];
+
 describe('computePodActions', () => {
-  it.each([...cases, ...initCases])('$name', ({ pod: p, status, probes, expected }) => {
+  it.each([...cases, ...initCases, ...sidecarCases])('$name', ({ pod: p, status, probes, expected }) => {
     const s = status(p);
     const actions = computePodActions(p, s, probes?.(s));
     expect({
@@ -250,8 +447,8 @@ describe('computePodActions', () => {
       start: actions.containersToStart,
       kill: [...actions.containersToKill.keys()],
       ...(expected.attempt !== undefined ? { attempt: actions.attempt } : {}),
-      ...(expected.nextInit !== undefined || actions.nextInitContainerToStart !== undefined
-        ? { nextInit: actions.nextInitContainerToStart }
+      ...(expected.initStart !== undefined || actions.initContainersToStart.length > 0
+        ? { initStart: actions.initContainersToStart }
         : {}),
     }).toEqual(expected);
   });
@@ -266,5 +463,45 @@ describe('computePodActions', () => {
     expect(computePodActions(p, s).containersToKill.get('c1')?.message).toBe(
       'Container foo1 definition changed, will be restarted',
     );
+  });
+});
+
+describe('computePodActions: what it says when it kills a sidecar', () => {
+  it.each<[string, SidecarState[], Case['probes'], string]>([
+    [
+      'unknown state',
+      [['running'], ['running'], ['unknown']],
+      probesOk,
+      'Init container is in "unknown" state, try killing it before restart',
+    ],
+    [
+      'failed startup probe',
+      running3,
+      () => ({ startup: (id) => (id === 's3' ? 'Failure' : 'Success') }),
+      'Init container sidecar-3 failed startup probe',
+    ],
+    [
+      'failed liveness probe',
+      running3,
+      () => ({ liveness: (id) => (id === 's3' ? 'Failure' : 'Success'), startup: () => 'Success' }),
+      'Init container sidecar-3 failed liveness probe',
+    ],
+  ])('%s', (_name, sidecars, probes, message) => {
+    const p = sidecarPod('Always');
+    const s = sidecarStatus(sidecars)(p);
+    expect(computePodActions(p, s, probes?.(s)).containersToKill.get('s3')?.message).toBe(message);
+  });
+
+  it('an app container in unknown state says so in quotes', () => {
+    const p = threePod('Always');
+    const s = runtime([
+      rc('foo1', 'unknown', { id: 'c1' }),
+      rc('foo2', 'running', { hash: hashOf(p, 1) }),
+      rc('foo3', 'running', { hash: hashOf(p, 2) }),
+    ]);
+    expect(computePodActions(p, s).containersToKill.get('c1')).toMatchObject({
+      message: 'Container is in "unknown" state, try killing it before restart',
+      reason: 'Unknown',
+    });
   });
 });
