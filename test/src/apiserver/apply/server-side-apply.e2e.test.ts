@@ -1,0 +1,276 @@
+// Server-side apply end to end: kubectl apply --server-side, conflicts, --force-conflicts, managedFields, raw PATCHes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
+import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
+import { request } from '../fixtures/http.ts';
+
+interface Entry {
+  manager: string;
+  operation: string;
+  apiVersion?: string;
+  subresource?: string;
+  fieldsV1: Record<string, unknown>;
+}
+
+const deployment = (replicas: number, image: string, labels = '{app: web}') => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  labels: ${labels}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: nginx
+        image: ${image}
+        ports: [{containerPort: 80}]
+`;
+
+describe('server-side apply over HTTP', () => {
+  let server: RunningApiServer;
+  const path = '/api/v1/namespaces/default/configmaps/cfg';
+  const apply = (query: string, body: string) =>
+    request(server, 'PATCH', `${path}?${query}`, {
+      raw: body,
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+
+  beforeAll(async () => {
+    server = await startApiServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('refuses an apply without fieldManager, and force on another patch type, as kube-apiserver', async () => {
+    const missing = await apply('', 'apiVersion: v1\nkind: ConfigMap\ndata: {a: "1"}\n');
+    expect(missing.status).toBe(422);
+    expect(missing.body.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
+    const forced = await request(server, 'PATCH', `${path}?force=true`, {
+      raw: '{}',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(forced.status).toBe(422);
+    expect(forced.body.details.causes[0].field).toBe('force');
+  });
+
+  it('creates on apply (201), answers 200 after, and 409 Conflict naming the owner', async () => {
+    const created = await apply(
+      'fieldManager=one',
+      'apiVersion: v1\nkind: ConfigMap\ndata: {a: "1", b: "2"}\n',
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.managedFields).toEqual([
+      {
+        manager: 'one',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: expect.any(String),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:a': {}, 'f:b': {} } },
+      },
+    ]);
+    const same = await apply('fieldManager=two', 'apiVersion: v1\nkind: ConfigMap\ndata: {a: "1"}\n');
+    expect(same.status).toBe(200);
+    const clash = await apply('fieldManager=two', 'apiVersion: v1\nkind: ConfigMap\ndata: {a: "9"}\n');
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({
+      reason: 'Conflict',
+      message: 'Apply failed with 1 conflict: conflict with "one": .data.a',
+      details: {
+        causes: [{ type: 'FieldManagerConflict', message: 'conflict with "one"', field: '.data.a' }],
+      },
+    });
+    const kept = await request(server, 'GET', path);
+    expect(kept.body.data).toEqual({ a: '1', b: '2' });
+    const taken = await apply(
+      'fieldManager=two&force=true',
+      'apiVersion: v1\nkind: ConfigMap\ndata: {a: "9"}\n',
+    );
+    expect(taken.status).toBe(200);
+    expect(taken.body.data).toEqual({ a: '9', b: '2' });
+    expect(taken.body.metadata.managedFields.map((e: Entry) => [e.manager, e.fieldsV1])).toEqual([
+      ['one', { 'f:data': { 'f:b': {} } }],
+      ['two', { 'f:data': { 'f:a': {} } }],
+    ]);
+  });
+
+  it('records the user agent program as the manager of a write without fieldManager', async () => {
+    const out = await request(server, 'PUT', path, {
+      body: { ...(await request(server, 'GET', path)).body, data: { a: '9', b: '2', c: '3' } },
+      headers: { 'User-Agent': 'my-controller/v0.1 (linux/amd64)' },
+    });
+    expect(out.status).toBe(200);
+    expect(out.body.metadata.managedFields.find((e: Entry) => e.manager === 'my-controller')).toMatchObject({
+      operation: 'Update',
+      fieldsV1: { 'f:data': { 'f:c': {} } },
+    });
+  });
+
+  it('refuses an apply to the status of a missing object with 404', async () => {
+    const out = await request(
+      server,
+      'PATCH',
+      '/apis/apps/v1/namespaces/default/deployments/none/status?fieldManager=x',
+      {
+        raw: 'apiVersion: apps/v1\nkind: Deployment\nstatus: {replicas: 1}\n',
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      },
+    );
+    expect(out.status).toBe(404);
+  });
+});
+
+describe.skipIf(!KUBECTL)('kubectl apply --server-side', () => {
+  let server: RunningApiServer;
+  let dir: string;
+  let kubeconfig: string;
+  const { kubectl, ok } = kubectlRunner(() => kubeconfig);
+  const managed = async (kind: string, name: string): Promise<Entry[]> =>
+    parse(await ok(['get', kind, name, '-o', 'yaml', '--show-managed-fields'])).metadata.managedFields;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    dir = mkdtempSync(join(tmpdir(), 'kube-rx-ssa-'));
+    kubeconfig = join(dir, 'kubeconfig');
+    await server.writeKubeconfig(kubeconfig);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies, and shows managedFields only with --show-managed-fields', async () => {
+    expect(await ok(['apply', '--server-side', '-f', '-'], deployment(2, 'nginx:1.27'))).toBe(
+      'deployment.apps/web serverside-applied\n',
+    );
+    expect(parse(await ok(['get', 'deploy', 'web', '-o', 'yaml'])).metadata.managedFields).toBeUndefined();
+    const [entry] = await managed('deploy', 'web');
+    expect(entry).toMatchObject({
+      manager: 'kubectl',
+      operation: 'Apply',
+      apiVersion: 'apps/v1',
+      fieldsType: 'FieldsV1',
+    });
+    expect(entry!.fieldsV1).toMatchObject({
+      'f:metadata': { 'f:labels': { 'f:app': {} } },
+      'f:spec': {
+        'f:replicas': {},
+        'f:selector': {},
+        'f:template': {
+          'f:spec': {
+            'f:containers': {
+              'k:{"name":"nginx"}': {
+                '.': {},
+                'f:image': {},
+                'f:name': {},
+                'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+              },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it('conflicts with another manager, then --force-conflicts takes the field', async () => {
+    const clash = await kubectl(
+      ['apply', '--server-side', '--field-manager=deployer', '-f', '-'],
+      deployment(5, 'nginx:1.27'),
+    );
+    expect(clash.code).not.toBe(0);
+    expect(clash.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas');
+    expect(clash.stderr).toContain('--force-conflicts');
+    expect(await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}'])).toBe('2');
+    await ok(
+      ['apply', '--server-side', '--field-manager=deployer', '--force-conflicts', '-f', '-'],
+      deployment(5, 'nginx:1.27'),
+    );
+    expect(await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}'])).toBe('5');
+    const entries = await managed('deploy', 'web');
+    const kubectlFields = JSON.stringify(entries.find((e) => e.manager === 'kubectl')!.fieldsV1);
+    expect(kubectlFields).not.toContain('f:replicas');
+    expect(JSON.stringify(entries.find((e) => e.manager === 'deployer')!.fieldsV1)).toContain('f:replicas');
+  });
+
+  it('a label the applier drops is removed; a label another manager set stays', async () => {
+    await ok(['label', 'deploy', 'web', 'team=blue']);
+    const entries = await managed('deploy', 'web');
+    expect(entries.find((e) => e.manager === 'kubectl-label')).toMatchObject({
+      operation: 'Update',
+      fieldsV1: { 'f:metadata': { 'f:labels': { 'f:team': {} } } },
+    });
+    await ok(['apply', '--server-side', '-f', '-'], deployment(5, 'nginx:1.27', '{tier: front}'));
+    const labels = parse(await ok(['get', 'deploy', 'web', '-o', 'yaml'])).metadata.labels;
+    // app is still applied by "deployer"; tier is new; team belongs to kubectl-label.
+    expect(labels).toEqual({ app: 'web', tier: 'front', team: 'blue' });
+    await ok(
+      ['apply', '--server-side', '--field-manager=deployer', '-f', '-'],
+      deployment(5, 'nginx:1.27', '{}'),
+    );
+    expect(parse(await ok(['get', 'deploy', 'web', '-o', 'yaml'])).metadata.labels).toEqual({
+      tier: 'front',
+      team: 'blue',
+    });
+  });
+
+  it('a scale shows up as its own manager with subresource scale, and conflicts name it', async () => {
+    await ok(['scale', 'deploy', 'web', '--replicas=7']);
+    const scaled = (await managed('deploy', 'web')).find((e) => e.subresource === 'scale');
+    expect(scaled).toMatchObject({ operation: 'Update', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    const clash = await kubectl(
+      ['apply', '--server-side', '--field-manager=deployer', '-f', '-'],
+      deployment(5, 'nginx:1.27', '{}'),
+    );
+    expect(clash.stderr).toContain(
+      `conflict with "${scaled!.manager}" with subresource "scale" using apps/v1: .spec.replicas`,
+    );
+  });
+
+  it('takes over from client-side apply without conflicts on its first server-side apply', async () => {
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: migrated, namespace: default}\ndata: {key: "${v}"}\n`;
+    await ok(['apply', '-f', '-'], cm('one'));
+    expect((await managed('cm', 'migrated')).map((e) => [e.manager, e.operation])).toEqual([
+      ['kubectl-client-side-apply', 'Update'],
+    ]);
+    await ok(['apply', '--server-side', '-f', '-'], cm('two'));
+    const after = parse(await ok(['get', 'cm', 'migrated', '-o', 'yaml', '--show-managed-fields']));
+    expect(after.data).toEqual({ key: 'two' });
+    expect(
+      JSON.parse(after.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).data,
+    ).toEqual({
+      key: 'two',
+    });
+    expect(after.metadata.managedFields.find((e: Entry) => e.manager === 'kubectl')).toMatchObject({
+      operation: 'Apply',
+      fieldsV1: { 'f:data': { 'f:key': {} } },
+    });
+  });
+
+  it('a dry run changes nothing', async () => {
+    await ok(
+      [
+        'apply',
+        '--server-side',
+        '--dry-run=server',
+        '--field-manager=deployer',
+        '--force-conflicts',
+        '-f',
+        '-',
+      ],
+      deployment(9, 'nginx:1.28'),
+    );
+    expect(await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}'])).toBe('7');
+  });
+});
