@@ -23,8 +23,10 @@ export interface StorageClass extends KubeObject {
 }
 
 /**
- * Reads of the cluster's storage objects (informer stores in the assembly, maps in tests). A missing
- * lookup means the kind is not served: the plugin treats every object of it as absent.
+ * Reads of the cluster's storage objects (informer stores in the assembly, maps in tests); a lookup
+ * returning undefined means the object does not exist. A lookup left out means the scheduler does not
+ * watch that kind: the checks that need it are skipped (the in-tree registry's plugins, before the
+ * assembly wires informers), so claims are then not looked at, as before the volume plugins existed.
  */
 export interface VolumeLookups {
   persistentVolumeClaim?(namespace: string, name: string): PersistentVolumeClaim | undefined;

@@ -115,7 +115,7 @@ class PreFilterState {
  * "node(s) had no available disk" for a disk conflict on the node; "node has pod using
  * PersistentVolumeClaim with the same name and ReadWriteOncePod access mode" (Unschedulable, so
  * preemption can evict the other user) while any other pod uses one of its RWOP claims. AddPod/RemovePod
- * keep the count right in preemption's what-ifs.
+ * keep the count right in preemption's what-ifs. Without the claim lookup only disk conflicts are checked.
  */
 export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = VOLUME_RESTRICTIONS;
@@ -145,6 +145,7 @@ export class VolumeRestrictions implements PreFilterPlugin, FilterPlugin, Enqueu
   #readWriteOncePodClaims(pod: Pod): { names: Set<string> } | { status: Status } {
     const names = new Set<string>();
     const ns = pod.metadata.namespace ?? '';
+    if (!this.#lookups.persistentVolumeClaim) return { names };
     for (const v of pod.spec.volumes ?? []) {
       if (!v.persistentVolumeClaim) continue;
       const claimName = v.persistentVolumeClaim.claimName;
@@ -244,7 +245,7 @@ export function isSchedulableAfterPodDeleted(
     : 'QueueSkip';
 }
 
-/** The registry entry, reading claims through `lookups` (none: every claimed PVC is missing). */
+/** The registry entry, reading claims through `lookups` (without the claim lookup: disk conflicts only). */
 export function volumeRestrictionsFactory(lookups: VolumeLookups = {}): PluginFactory {
   return (_args, handle) => new VolumeRestrictions(handle, lookups);
 }

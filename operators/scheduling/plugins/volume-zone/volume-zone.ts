@@ -98,7 +98,8 @@ const sameTopologies = (a: readonly PvTopology[], b: readonly PvTopology[]) =>
  * found, no volume and no class, a class without a binding mode, a volume not found). Without
  * topologies the plugin is skipped. Filter: a node without any topology label fits (single-zone
  * clusters); otherwise each volume label must be on the node (a beta volume label may match the GA node
- * label) with one of the volume's values, else "node(s) had no available volume zone".
+ * label) with one of the volume's values, else "node(s) had no available volume zone". Without the
+ * claim, volume and class lookups the plugin is always skipped.
  */
 export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = VOLUME_ZONE;
@@ -108,7 +109,14 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensi
     this.#lookups = lookups;
   }
 
+  /** True when the claims, volumes and classes can be read (else the plugin always skips). */
+  get watchesStorage(): boolean {
+    const l = this.#lookups;
+    return Boolean(l.persistentVolumeClaim && l.persistentVolume && l.storageClass);
+  }
+
   preFilter(state: CycleState, pod: Pod) {
+    if (!this.watchesStorage) return { status: newStatus('Skip') };
     const found = this.podTopologies(pod);
     if ('status' in found) return { status: found.status };
     if (found.topologies.length === 0) return { status: newStatus('Skip') };
@@ -144,7 +152,7 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensi
   }
 
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
-    if ((pod.spec.volumes ?? []).length === 0) return undefined;
+    if ((pod.spec.volumes ?? []).length === 0 || !this.watchesStorage) return undefined;
     let topologies = state.read<PvTopology[]>(PRE_FILTER_KEY);
     if (!topologies) {
       const found = this.podTopologies(pod);
@@ -214,7 +222,7 @@ export function isSchedulableAfterVolumeChange(
     : 'Queue';
 }
 
-/** The registry entry, reading storage objects through `lookups` (none: every claim is missing). */
+/** The registry entry, reading storage objects through `lookups` (without all three: always skipped). */
 export function volumeZoneFactory(lookups: VolumeLookups = {}): PluginFactory {
   return () => new VolumeZone(lookups);
 }

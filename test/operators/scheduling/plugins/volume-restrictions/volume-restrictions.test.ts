@@ -209,3 +209,15 @@ describe('VolumeRestrictions queueing hints', () => {
     expect(isSchedulableAfterClaimAdded(pod, undefined, added)).toBe(want);
   });
 });
+
+describe('VolumeRestrictions without the claim lookup (the in-tree registry entry)', () => {
+  const handle = { snapshot: () => new FakeLister([]) } as unknown as FrameworkHandle;
+  const p = new VolumeRestrictions(handle, {});
+  it('skips a pod with claims only', () => {
+    expect(run(p, podWith('p', claimVolume('anything')), nodeWith()).pre).toEqual(skip);
+  });
+  it('still checks disk conflicts', () => {
+    const d = disk('d', { awsElasticBlockStore: { volumeID: 'vol-1' } });
+    expect(run(p, podWith('p', [d]), nodeWith(podWith('e', [d]))).filter).toEqual(diskConflict);
+  });
+});

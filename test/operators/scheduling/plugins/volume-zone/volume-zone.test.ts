@@ -317,3 +317,15 @@ describe('VolumeZone queueing hints', () => {
     expect(isSchedulableAfterVolumeChange(pod, old, changed)).toBe(want);
   });
 });
+
+describe('VolumeZone without storage lookups (the in-tree registry entry)', () => {
+  it('skips every pod, claims or not', () => {
+    const plugin = new VolumeZone({});
+    const state = new CycleState();
+    expect(plugin.preFilter(state, podWith('PVC_missing'))).toEqual({
+      status: { code: 'Skip', reasons: [] },
+    });
+    expect(plugin.filter(state, podWith('PVC_missing'), node({ [ZONE]: 'a' }))).toBeUndefined();
+    expect(plugin.watchesStorage).toBe(false);
+  });
+});
