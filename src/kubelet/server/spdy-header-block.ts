@@ -100,11 +100,15 @@ export class HeaderDeflater {
 export class HeaderInflater {
   private readonly inflater: Inflate = createInflate({ dictionary: SPDY3_HEADER_DICTIONARY });
   private failure: Error | undefined;
+  private output: Buffer[] = [];
 
   constructor() {
     this.inflater.on('error', (error: Error) => {
       this.failure = error;
     });
+    // flowing, so a large block never stalls zlib on a full read buffer; zlib emits a write's
+    // output before calling that write's callback
+    this.inflater.on('data', (chunk: Buffer) => this.output.push(chunk));
   }
 
   /** The headers of one compressed block, or an error naming the block (a broken zlib stream stays broken). */
@@ -117,10 +121,9 @@ export class HeaderInflater {
       this.inflater.write(compressed);
       this.inflater.flush(constants.Z_SYNC_FLUSH, () => {
         this.inflater.off('error', onError);
-        const chunks: Buffer[] = [];
-        for (let chunk = this.inflater.read() as Buffer | null; chunk; chunk = this.inflater.read())
-          chunks.push(chunk);
-        resolve(Buffer.concat(chunks));
+        const out = Buffer.concat(this.output);
+        this.output = [];
+        resolve(out);
       });
     });
     if (raw instanceof Error) return bad(raw.message);
