@@ -27,10 +27,11 @@ import {
 } from './pod-topology-spread-args.ts';
 import { PreFilterState } from './pre-filter-state.ts';
 import {
-  countPodsMatchingSelector,
+  countNodePodsMatchingSelector,
   matchesNodeInclusionPolicies,
   mergedOwnerSelector,
   nodeHasAllTopologyKeys,
+  podCountKey,
   requiredAffinityOf,
   type SpreadConstraint,
   spreadConstraintsOf,
@@ -63,6 +64,8 @@ interface PreScoreState {
   /** Per constraint: topology value → matching pods (hostname constraints are counted in Score). */
   readonly counts: Map<string, number>[];
   readonly weights: number[];
+  /** Per constraint: its podCountKey (the pod's namespace and the selector). */
+  readonly keys: string[];
 }
 
 /**
@@ -117,6 +120,7 @@ export class PodTopologySpread
     const counts = constraints.map(() => new Map<string, number>());
     const required = requiredAffinityOf(pod);
     const namespace = pod.metadata.namespace;
+    const keys = constraints.map((c) => podCountKey(c.selector, namespace));
     for (const nodeInfo of nodes) {
       const node = nodeInfo.node;
       if (!node || !nodeHasAllTopologyKeys(node, constraints)) continue;
@@ -125,7 +129,7 @@ export class PodTopologySpread
         const c = constraints[i]!;
         if (!matchesNodeInclusionPolicies(c, pod, node, required)) continue;
         const value = labels[c.topologyKey]!;
-        const n = countPodsMatchingSelector(nodeInfo.pods, c.selector, namespace);
+        const n = countNodePodsMatchingSelector(nodeInfo, c.selector, namespace, keys[i]!);
         counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + n);
       }
     }
@@ -209,6 +213,7 @@ export class PodTopologySpread
     const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0 || !this.#systemDefaulted;
     const ignoredNodes = new Set<string>();
     const counts = constraints.map(() => new Map<string, number>());
+    const keys = constraints.map((c) => podCountKey(c.selector, pod.metadata.namespace));
     for (const nodeInfo of filteredNodes) {
       const node = nodeInfo.node;
       if (!node) continue;
@@ -237,11 +242,11 @@ export class PodTopologySpread
         if (current === undefined) return;
         counts[i]!.set(
           value,
-          current + countPodsMatchingSelector(nodeInfo.pods, c.selector, pod.metadata.namespace),
+          current + countNodePodsMatchingSelector(nodeInfo, c.selector, pod.metadata.namespace, keys[i]!),
         );
       });
     }
-    const s: PreScoreState = { constraints, ignoredNodes, counts, weights };
+    const s: PreScoreState = { constraints, ignoredNodes, counts, weights, keys };
     state.write(PRE_SCORE_KEY, s);
     return undefined;
   }
@@ -257,7 +262,7 @@ export class PodTopologySpread
       if (!Object.hasOwn(labels, c.topologyKey)) return;
       const count =
         c.topologyKey === HOSTNAME
-          ? countPodsMatchingSelector(nodeInfo.pods, c.selector, pod.metadata.namespace)
+          ? countNodePodsMatchingSelector(nodeInfo, c.selector, pod.metadata.namespace, s.keys[i]!)
           : (s.counts[i]!.get(labels[c.topologyKey]!) ?? 0);
       score += count * s.weights[i]! + (c.maxSkew - 1);
     });
