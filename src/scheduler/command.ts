@@ -12,13 +12,14 @@ import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts';
 import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
 import { goDurationFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
+import { kubeConfigSource } from '../cli/kube-config-source.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { healthzAdaptor } from '../leader-election/healthz-adaptor.ts';
 import { createLogger } from '../logging/logger.ts';
+import { startSecureServing } from '../serving/secure-serving.ts';
 import { parseSchedulerConfig } from './config/load-config.ts';
 import type { KubeSchedulerConfiguration } from './config/types.ts';
 import { ensureSystemPriorityClasses } from './ensure-system-priority-classes.ts';
-import { startSecureServing } from '../serving/secure-serving.ts';
 import { startScheduler } from './start-scheduler.ts';
 
 interface Flags {
@@ -79,38 +80,6 @@ function withFlags(
   if (flags.kubeApiBurst !== undefined) cc.burst = flags.kubeApiBurst;
   if (flags.kubeconfig) cc.kubeconfig = flags.kubeconfig;
   return { ...doc, leaderElection: le, clientConnection: cc };
-}
-
-/** The cluster to talk to: --kubeconfig (server replaced by --master), --master alone, or none (embedded). */
-async function kubeConfigSource(
-  kubeconfig: string | undefined,
-  master: string | undefined,
-): Promise<KubeConfigSource | undefined> {
-  if (kubeconfig && !master) return { from: 'file', path: kubeconfig };
-  if (kubeconfig && master) {
-    const doc = parse(await readFile(kubeconfig, 'utf8')) as {
-      clusters?: { cluster?: { server?: string } }[];
-    };
-    for (const c of doc.clusters ?? []) if (c.cluster) c.cluster.server = master;
-    return { from: 'string', yaml: stringify(doc) };
-  }
-  if (master) {
-    const yaml = stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'master',
-          cluster: { server: master, 'insecure-skip-tls-verify': master.startsWith('https:') },
-        },
-      ],
-      users: [{ name: 'anonymous', user: {} }],
-      contexts: [{ name: 'master', context: { cluster: 'master', user: 'anonymous' } }],
-      'current-context': 'master',
-    });
-    return { from: 'string', yaml };
-  }
-  return undefined;
 }
 
 /**
