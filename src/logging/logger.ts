@@ -1,6 +1,10 @@
 // Creates the root pino logger with secrets redacted; components take child loggers from it.
-import { pino } from 'pino';
+import { createRequire } from 'node:module';
+import type * as Pino from 'pino';
 import type { Logger } from '../../operators/logger.ts';
+
+/** pino, loaded by the first createLogger: a process that never creates a logger (an informer with the silent default) does not pay for it. */
+const loadPino = (): typeof Pino.pino => (createRequire(import.meta.url)('pino') as typeof Pino).pino;
 
 /** Paths whose values are replaced by `[Redacted]` in every log line. */
 export const REDACTED_PATHS = [
@@ -37,6 +41,7 @@ export interface LoggerConfig {
 /** The root logger: JSON lines on stderr, secrets redacted. */
 export function createLogger(config: LoggerConfig = {}): Logger {
   const level = config.level ?? process.env.KUBE_RX_LOG_LEVEL ?? 'info';
+  const pino = loadPino();
   const destination =
     typeof config.destination === 'object'
       ? config.destination

@@ -1,5 +1,7 @@
 // listWatch's metrics sink with prom-client: restarts and (re)lists by reason, the last resourceVersion and event time per resource.
-import { Counter, Gauge, type Metric, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Metric, Registry } from 'prom-client';
 import type { ReflectorMetricsSink, ReflectorProgress } from '../../streams/list-watch.ts';
 
 /** The sinks of one registry, one per resource label. */
@@ -9,6 +11,10 @@ export interface ReflectorMetrics {
   /** The registry the families live in. */
   readonly registry: Registry;
 }
+
+/** prom-client, loaded by the first call: importing the informers entry does not load it for a process without metrics. */
+const loadPromClient = (): typeof PromClient =>
+  createRequire(import.meta.url)('prom-client') as typeof PromClient;
 
 /** Per registry, per resource, the readers of its running streams (the latest subscribed is reported). */
 const READERS = new WeakMap<Registry, Map<string, (() => ReflectorProgress)[]>>();
@@ -39,7 +45,9 @@ function reuse<M extends Metric<string>>(registry: Registry, name: string, creat
  * @param registry where the families are registered; default a new Registry (never the global one)
  * @returns the sinks, one per resource
  */
-export function reflectorMetrics(registry: Registry = new Registry()): ReflectorMetrics {
+export function reflectorMetrics(registry?: Registry): ReflectorMetrics {
+  const { Counter, Gauge, Registry: RegistryClass } = loadPromClient();
+  registry ??= new RegistryClass();
   const registers = [registry];
   const readers = READERS.get(registry) ?? new Map<string, (() => ReflectorProgress)[]>();
   READERS.set(registry, readers);
