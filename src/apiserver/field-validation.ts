@@ -1,5 +1,6 @@
 // Field validation of request bodies (fieldValidation=Strict|Warn|Ignore): unknown and duplicate fields, by schema.
 import { ApiStatusError } from './api-status.ts';
+import { builtinSchemas } from './openapi/builtin-schemas.ts';
 import type { JsonSchema } from './openapi/json-schema.ts';
 import type { OpenApiSchemas } from './openapi/openapi-schemas.ts';
 
@@ -52,6 +53,37 @@ function concrete(schema: JsonSchema, schemas: SchemaLookup): JsonSchema | undef
   return s;
 }
 
+const EMBEDDED: Readonly<Record<string, JsonSchema>> = {
+  apiVersion: { type: 'string' },
+  kind: { type: 'string' },
+  metadata: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+};
+
+/**
+ * What an object schema says of its keys: `props` the known ones, `each` the schema of any other
+ * key (`'any'`: anything goes), neither: no key is known. Preserve-unknown-fields and
+ * `additionalProperties: true` keep everything; an embedded resource knows apiVersion, kind and
+ * metadata; a schema that is not an object schema (oneOf, a primitive) is not ours to judge.
+ */
+function objectShape(s: JsonSchema): { props?: Record<string, JsonSchema>; each?: JsonSchema | 'any' } {
+  let props =
+    s.properties && typeof s.properties === 'object'
+      ? (s.properties as Record<string, JsonSchema>)
+      : undefined;
+  if (s['x-kubernetes-embedded-resource'] === true)
+    props = {
+      apiVersion: EMBEDDED.apiVersion!,
+      kind: EMBEDDED.kind!,
+      ...props,
+      metadata: EMBEDDED.metadata!,
+    };
+  const extra = s.additionalProperties;
+  if (s['x-kubernetes-preserve-unknown-fields'] === true || extra === true) return { props, each: 'any' };
+  if (extra && typeof extra === 'object') return { props, each: extra as JsonSchema };
+  if (props || s.type === 'object') return { props: props ?? {} };
+  return { each: 'any' };
+}
+
 /** What the scan needs from a schema set: `$ref` resolution. */
 export interface SchemaLookup {
   resolve(schema: JsonSchema): JsonSchema | undefined;
@@ -62,9 +94,12 @@ class Scanner {
   readonly problems: string[] = [];
   readonly text: string;
   readonly schemas: SchemaLookup;
-  constructor(text: string, schemas: SchemaLookup) {
+  /** Duplicates only (unknown fields are found by a walk of the decoded value, as for custom resources). */
+  readonly duplicatesOnly: boolean;
+  constructor(text: string, schemas: SchemaLookup, duplicatesOnly: boolean) {
     this.text = text;
     this.schemas = schemas;
+    this.duplicatesOnly = duplicatesOnly;
   }
 
   ws(): void {
@@ -125,25 +160,14 @@ class Scanner {
   shape(node: Node): { props?: Record<string, JsonSchema>; each?: Node } {
     if (node === 'any' || node === 'skip') return { each: node };
     const s = concrete(node, this.schemas);
-    if (!s) return { each: 'any' };
-    if (s['x-kubernetes-preserve-unknown-fields'] === true) {
-      return s.properties
-        ? { props: s.properties as Record<string, JsonSchema>, each: 'any' }
-        : { each: 'any' };
-    }
-    if (s.properties && typeof s.properties === 'object')
-      return { props: s.properties as Record<string, JsonSchema> };
-    const extra = s.additionalProperties;
-    if (extra === true) return { each: 'any' };
-    if (extra && typeof extra === 'object') return { each: extra as JsonSchema };
-    if (s.type === 'object') return {}; // no field is known (a structural schema prunes them all)
-    return { each: 'any' }; // not an object schema (oneOf, a primitive given an object): not ours to judge
+    return s ? objectShape(s) : { each: 'any' };
   }
 
   object(node: Node, path: string): void {
     this.i++;
     const { props, each } = this.shape(node);
     const seen = node === 'skip' ? undefined : new Set<string>();
+    let unknown: Set<string> | undefined;
     this.ws();
     if (this.text.charCodeAt(this.i) === 125) {
       this.i++;
@@ -157,15 +181,18 @@ class Scanner {
       const at = path ? `${path}.${key}` : key;
       let child: Node;
       if (seen?.has(key)) {
-        this.problems.push(`duplicate field ${JSON.stringify(at)}`);
+        // A typed decode reports a field both unknown and repeated once, as unknown.
+        if (!unknown?.has(key)) this.problems.push(`duplicate field ${JSON.stringify(at)}`);
         child = 'skip';
       } else {
         seen?.add(key);
         const known = props && Object.hasOwn(props, key) ? props[key] : undefined;
         if (known) child = known;
         else if (each) child = each;
+        else if (this.duplicatesOnly) child = 'any';
         else {
           this.problems.push(`unknown field ${JSON.stringify(at)}`);
+          (unknown ??= new Set()).add(key);
           child = 'skip';
         }
       }
@@ -200,21 +227,70 @@ class Scanner {
 }
 
 /**
- * The unknown and duplicate fields of a JSON text read against `schema`, in document order, in
- * upstream's words: `unknown field "spec.foo"`, `duplicate field "spec.replicas"` (array elements as
- * `containers[0]`). A schema that keeps unknown fields (`x-kubernetes-preserve-unknown-fields`) or a
- * map (`additionalProperties`) accepts any key; an object schema with neither properties nor those
- * knows no field. `schema` undefined checks duplicates only. Text that is not JSON gives no findings
- * (the decoder reports it).
+ * The unknown and duplicate fields of a JSON text read against `schema`, in upstream's words:
+ * `unknown field "spec.foo"`, `duplicate field "spec.replicas"` (array elements as `containers[0]`).
+ *
+ * `typed` (built-in kinds, decoded into Go types upstream): document order, and a field both unknown
+ * and repeated is reported once, as unknown. Untyped (custom resources, decoded into a map and then
+ * pruned): every duplicate first, in document order, then the unknown fields in the order pruning
+ * finds them (each object's known fields first, then its own unknown ones sorted; embedded resources'
+ * metadata last).
+ *
+ * A schema that keeps unknown fields (`x-kubernetes-preserve-unknown-fields`) or a map
+ * (`additionalProperties`) accepts any key; an object schema with neither properties nor those knows
+ * no field. `schema` undefined checks duplicates only. Text that is not JSON gives no findings (the
+ * decoder reports it).
  */
-export function fieldProblems(text: string, schema: JsonSchema | undefined, schemas: SchemaLookup): string[] {
-  const scan = new Scanner(text, schemas);
+export function fieldProblems(
+  text: string,
+  schema: JsonSchema | undefined,
+  schemas: SchemaLookup,
+  typed = true,
+): string[] {
+  const scan = new Scanner(text, schemas, !typed);
   try {
     scan.value(schema ?? 'any', '');
   } catch {
     return [];
   }
-  return scan.problems;
+  if (typed || !schema) return scan.problems;
+  const deferred: string[] = [];
+  const unknown: string[] = [];
+  prunedPaths(JSON.parse(text), schema, schemas, '', unknown, deferred, 0);
+  return [...scan.problems, ...[...unknown, ...deferred].map((p) => `unknown field ${JSON.stringify(p)}`)];
+}
+
+function prunedPaths(
+  value: unknown,
+  schema: JsonSchema,
+  schemas: SchemaLookup,
+  path: string,
+  out: string[],
+  deferred: string[],
+  depth: number,
+): void {
+  if (value === null || typeof value !== 'object' || depth > 64) return;
+  const s = concrete(schema, schemas);
+  if (!s) return;
+  if (Array.isArray(value)) {
+    if (s.items && typeof s.items === 'object')
+      value.forEach((v, i) => {
+        prunedPaths(v, s.items as JsonSchema, schemas, `${path}[${i}]`, out, deferred, depth + 1);
+      });
+    return;
+  }
+  const { props = {}, each } = objectShape(s);
+  const own: string[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    const child = Object.hasOwn(props, key) ? props[key] : each;
+    const at = path ? `${path}.${key}` : key;
+    if (child === undefined) own.push(at);
+    else if (child !== 'any') {
+      const embeddedMeta = key === 'metadata' && s['x-kubernetes-embedded-resource'] === true;
+      prunedPaths(v, child, schemas, at, embeddedMeta ? deferred : out, deferred, depth + 1);
+    }
+  }
+  out.push(...own.sort());
 }
 
 /** `strict decoding error: <problem>, <problem>`: the text kube-apiserver puts around strict findings. */
@@ -233,6 +309,15 @@ export function bodySchema(
   body: unknown,
   fallback: { group: string; version: string; kind: string },
 ): JsonSchema | undefined {
+  return kindSchemaOf(schemas, body, fallback)?.schema;
+}
+
+/** The kind schema a body is read against, and whether it is a built-in (typed) kind's. */
+function kindSchemaOf(
+  schemas: OpenApiSchemas,
+  body: unknown,
+  fallback: { group: string; version: string; kind: string },
+): { schema: JsonSchema; typed: boolean } | undefined {
   const o = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   let { group, version, kind } = fallback;
   if (typeof o.apiVersion === 'string' && typeof o.kind === 'string' && o.kind) {
@@ -242,7 +327,8 @@ export function bodySchema(
     kind = o.kind;
   }
   const name = schemas.kindSchemaName(group, version, kind);
-  return name ? schemas.schema(name) : undefined;
+  const schema = name ? schemas.schema(name) : undefined;
+  return schema && { schema, typed: builtinSchemas().schemas.get(name!) === schema };
 }
 
 /**
@@ -287,16 +373,16 @@ export function checkBodyFields(schemas: OpenApiSchemas, check: BodyCheck): stri
   let problems: string[];
   if (check.patch) {
     if (check.patch.patched === undefined) return [];
-    const schema = bodySchema(schemas, check.patch.patched, target);
+    const kind = kindSchemaOf(schemas, check.patch.patched, target);
     problems = [
       ...(check.patch.type === 'application/json-patch+json'
         ? []
         : fieldProblems(check.text, undefined, schemas)),
-      ...(schema ? fieldProblems(JSON.stringify(check.patch.patched), schema, schemas) : []),
+      ...(kind ? fieldProblems(JSON.stringify(check.patch.patched), kind.schema, schemas, kind.typed) : []),
     ];
   } else {
-    const schema = bodySchema(schemas, check.body, target);
-    problems = fieldProblems(check.text, schema, schemas);
+    const kind = kindSchemaOf(schemas, check.body, target);
+    problems = fieldProblems(check.text, kind?.schema, schemas, kind?.typed ?? true);
   }
   if (problems.length === 0 || check.directive === 'Warn') return problems;
   const detail = strictDecodingError(problems);
@@ -353,22 +439,11 @@ function prune(value: unknown, schema: JsonSchema, schemas: SchemaLookup, depth:
     return;
   }
   const o = value as Record<string, unknown>;
-  const props =
-    s.properties && typeof s.properties === 'object'
-      ? (s.properties as Record<string, JsonSchema>)
-      : undefined;
-  const extra = s.additionalProperties;
-  const keepAll = s['x-kubernetes-preserve-unknown-fields'] === true || extra === true;
-  if (!props && !keepAll && !(extra && typeof extra === 'object') && s.type !== 'object') return;
+  const { props = {}, each } = objectShape(s);
   for (const key of Object.keys(o)) {
     if (key.startsWith('$')) continue;
-    const child =
-      props && Object.hasOwn(props, key)
-        ? props[key]
-        : extra && typeof extra === 'object'
-          ? (extra as JsonSchema)
-          : undefined;
-    if (child) prune(o[key], child, schemas, depth + 1);
-    else if (!keepAll) delete o[key];
+    const child = Object.hasOwn(props, key) ? props[key] : each;
+    if (child === undefined) delete o[key];
+    else if (child !== 'any') prune(o[key], child, schemas, depth + 1);
   }
 }

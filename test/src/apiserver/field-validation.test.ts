@@ -140,6 +140,111 @@ describe('fieldProblems', () => {
   });
 });
 
+// Upstream's integration bodies (test/integration/apiserver/field_validation_test.go), rewritten.
+const TYPED_BODY = `{
+  "apiVersion": "apps/v1", "kind": "Deployment",
+  "metadata": {"name": "first", "name": "second", "labels": {"app": "web"}, "unknownMeta": "x"},
+  "spec": {
+    "unknown1": "v", "unknownDupe": "a", "unknownDupe": "b", "paused": true, "paused": false,
+    "selector": {"matchLabels": {"app": "web"}},
+    "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [
+      {"name": "web", "image": "nginx", "unknownNested": "v", "imagePullPolicy": "Always", "imagePullPolicy": "Never"}
+    ]}}
+  }
+}`;
+
+const CR_BODY = `{
+  "apiVersion": "example.com/v1", "kind": "Gadget",
+  "metadata": {"name": "first", "name": "second", "unknownMeta": "x"},
+  "spec": {
+    "unknown1": "v", "unknownDupe": "a", "unknownDupe": "b", "knownField1": "a", "knownField1": "b",
+    "ports": [{"name": "p", "containerPort": 8080, "protocol": "TCP", "hostPort": 1, "hostPort": 2, "unknownNested": "v"}],
+    "embeddedObj": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "ns", "unknownEmbeddedMeta": "x"}}
+  }
+}`;
+
+function gadgetSchemas(): OpenApiSchemas {
+  const s = new OpenApiSchemas();
+  const port = {
+    type: 'object',
+    properties: {
+      containerPort: { type: 'integer' },
+      hostIP: { type: 'string' },
+      hostPort: { type: 'integer' },
+      name: { type: 'string' },
+      protocol: { type: 'string' },
+    },
+  };
+  s.setGroupVersion(
+    'gadgets.example.com',
+    'example.com',
+    'v1',
+    crdKindSchemas({
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Gadget',
+      schema: {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            properties: {
+              cronSpec: { type: 'string' },
+              knownField1: { type: 'string' },
+              embeddedObj: {
+                type: 'object',
+                'x-kubernetes-embedded-resource': true,
+                properties: {
+                  apiversion: { type: 'string' },
+                  kind: { type: 'string' },
+                  metadata: { type: 'object' },
+                },
+              },
+              ports: { type: 'array', items: port },
+            },
+          },
+        },
+      },
+    }),
+  );
+  return s;
+}
+
+describe("upstream's field validation bodies", () => {
+  it('a built-in kind: document order, a field both unknown and repeated reported once as unknown', () => {
+    const found = checkBodyFields(schemas, {
+      directive: 'Warn',
+      target: DEPLOYMENT,
+      text: TYPED_BODY,
+      body: JSON.parse(TYPED_BODY),
+    });
+    expect(found).toEqual([
+      'duplicate field "metadata.name"',
+      'unknown field "metadata.unknownMeta"',
+      'unknown field "spec.unknown1"',
+      'unknown field "spec.unknownDupe"',
+      'duplicate field "spec.paused"',
+      'unknown field "spec.template.spec.containers[0].unknownNested"',
+      'duplicate field "spec.template.spec.containers[0].imagePullPolicy"',
+    ]);
+  });
+
+  it('a custom resource: duplicates first, then unknown fields in pruning order, embedded metadata last', () => {
+    const crd = gadgetSchemas();
+    const e = thrown(() =>
+      checkBodyFields(crd, {
+        directive: 'Strict',
+        target: { group: 'example.com', version: 'v1', kind: 'Gadget' },
+        text: CR_BODY,
+        body: JSON.parse(CR_BODY),
+      }),
+    );
+    expect(e.status.message).toBe(
+      'Gadget in version "v1" cannot be handled as a Gadget: strict decoding error: duplicate field "metadata.name", duplicate field "spec.unknownDupe", duplicate field "spec.knownField1", duplicate field "spec.ports[0].hostPort", unknown field "metadata.unknownMeta", unknown field "spec.ports[0].unknownNested", unknown field "spec.unknown1", unknown field "spec.unknownDupe", unknown field "spec.embeddedObj.metadata.unknownEmbeddedMeta"',
+    );
+  });
+});
+
 describe('fieldValidationDirective', () => {
   it.each([
     ['', 'Warn'],
