@@ -54,7 +54,7 @@ describe('the CRD controller', () => {
     ]);
   });
 
-  it('refuses a CRD whose names collide: NamesAccepted False, not Established, not served; it takes over when the first goes', async () => {
+  it('refuses a CRD whose names collide: NamesAccepted False, not Established, not served', async () => {
     const rival = structuredClone(WIDGET_CRD);
     rival.metadata.name = 'gizmos.example.com';
     rival.spec.names = { ...rival.spec.names, plural: 'gizmos', singular: 'gizmo', shortNames: ['gz'] };
@@ -143,6 +143,28 @@ describe('CRDs across a restart', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('names freed by a deleted CRD', () => {
+  it('go to the CRD of the same group that was refused them', async () => {
+    const server = await startApiServer();
+    try {
+      const rival = structuredClone(WIDGET_CRD);
+      rival.metadata.name = 'gizmos.example.com';
+      rival.spec.names = { ...rival.spec.names, plural: 'gizmos', singular: 'gizmo', shortNames: ['gz'] };
+      expect((await request(server, 'POST', CRDS, { body: WIDGET_CRD })).status).toBe(201);
+      expect((await request(server, 'POST', CRDS, { body: rival })).status).toBe(201);
+      expect((await request(server, 'GET', '/apis/example.com/v1/gizmos')).status).toBe(404);
+      expect((await request(server, 'DELETE', `${CRDS}/widgets.example.com`)).status).toBe(200);
+      const got = (await request(server, 'GET', `${CRDS}/gizmos.example.com`)).body;
+      expect(cond(got, 'NamesAccepted')).toMatchObject({ status: 'True', reason: 'NoConflicts' });
+      expect(cond(got, 'Established')).toMatchObject({ status: 'True' });
+      expect(got.status.acceptedNames.kind).toBe('Widget');
+      expect((await request(server, 'GET', '/apis/example.com/v1/gizmos')).status).toBe(200);
+    } finally {
+      await server.close();
     }
   });
 });
