@@ -15,6 +15,8 @@ import { podTopologySpreadFactory } from './pod-topology-spread/pod-topology-spr
 import { newPrioritySort } from './priority-sort/priority-sort.ts';
 import { newSchedulingGates } from './scheduling-gates/scheduling-gates.ts';
 import { newTaintToleration } from './taint-toleration/taint-toleration.ts';
+import { VOLUME_RESTRICTIONS, volumeRestrictionsFactory } from './volume-restrictions/volume-restrictions.ts';
+import { VOLUME_ZONE, volumeZoneFactory } from './volume-zone/volume-zone.ts';
 // ── in-tree plugins of the pod-topology-spread / inter-pod-affinity / default-preemption helper: imports here ──
 
 /** The default plugins by name. Merge an out-of-tree registry over it: `{ ...inTreeRegistry, ...mine }`. */
@@ -34,4 +36,7 @@ export const inTreeRegistry: Registry = Object.freeze({
   [PLUGIN_NAMES.PodTopologySpread]: podTopologySpreadFactory(),
   [PLUGIN_NAMES.InterPodAffinity]: interPodAffinityFactory(),
   [PLUGIN_NAMES.DefaultPreemption]: defaultPreemptionFactory(),
+  // ── the volume plugins, without storage lookups (the assembly passes claims, volumes and classes) ──
+  [VOLUME_RESTRICTIONS]: volumeRestrictionsFactory(),
+  [VOLUME_ZONE]: volumeZoneFactory(),
 });

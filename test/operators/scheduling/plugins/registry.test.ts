@@ -17,6 +17,8 @@ describe('inTreeRegistry', () => {
     ['NodeResourcesBalancedAllocation', ['preScore', 'score']],
     ['ImageLocality', ['score']],
     ['DefaultBinder', ['bind']],
+    ['VolumeRestrictions', ['preFilter', 'filter', 'enqueueExtensions']],
+    ['VolumeZone', ['preFilter', 'filter', 'enqueueExtensions']],
   ])('%s implements %j', (name, points) => {
     const { deps } = fakeDeps();
     const factory = inTreeRegistry[name];

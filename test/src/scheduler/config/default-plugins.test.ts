@@ -62,7 +62,7 @@ describe('mergePluginSet', () => {
 });
 
 describe('defaultPlugins', () => {
-  it('is the v1 MultiPoint list with the v1 weights, volume plugins not built', () => {
+  it('is the v1 MultiPoint list with the v1 weights (NodeVolumeLimits and VolumeBinding not built)', () => {
     expect(names(defaultPlugins().multiPoint!)).toEqual([
       'SchedulingGates',
       'PrioritySort',
@@ -72,6 +72,8 @@ describe('defaultPlugins', () => {
       'NodeAffinity:2',
       'NodePorts',
       'NodeResourcesFit:1',
+      'VolumeRestrictions',
+      'VolumeZone',
       'PodTopologySpread:2',
       'InterPodAffinity:2',
       'DefaultPreemption',

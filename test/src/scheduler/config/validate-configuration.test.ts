@@ -15,6 +15,8 @@ const KNOWN = new Set([
   'NodeAffinity',
   'NodePorts',
   'NodeResourcesFit',
+  'VolumeRestrictions',
+  'VolumeZone',
   'PodTopologySpread',
   'InterPodAffinity',
   'DefaultPreemption',
