@@ -301,6 +301,8 @@ export function startKubelet(options: KubeletOptions): Kubelet {
       krm.forget(running);
     },
     syncTerminatedPod: async (_signal, pod) => {
+      // nothing of this pod runs any more: its service-account tokens are not refreshed again
+      tokens.deleteServiceAccountToken(uidOf(pod));
       const rt = await runtimeStatusOf(pod);
       status.setPodStatus(pod, makeStatus(pod, rt, true));
       status.terminatePod(pod);
