@@ -222,9 +222,9 @@ class Session {
     this.streams.clear();
     this.inflater.close();
     this.accepted$.complete();
-    // a transport that already ended its writable side closes once the peer's side ends too
-    if (!this.transport.destroyed && this.transport.writableEnded && this.transport.readableEnded)
-      this.transport.destroy();
+    // nothing more will be sent: end our side (an upgraded HTTP socket allows half-open
+    // connections, so it would otherwise stay open after the peer's end)
+    if (!this.transport.writableEnded && !this.transport.destroyed) this.transport.end();
   }
 
   private async handle(frame: SpdyFrame | InvalidInputError): Promise<void> {
