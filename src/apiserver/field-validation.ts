@@ -347,6 +347,33 @@ export function goValueString(value: unknown): string {
   return String(value);
 }
 
+/** What a JSON patch's operations may carry. */
+const JSON_PATCH_SCHEMA: JsonSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      op: { type: 'string' },
+      path: { type: 'string' },
+      from: { type: 'string' },
+      value: { 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  },
+};
+
+/** JSON with every object's keys sorted, as Go marshals a map. */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : v,
+  );
+}
+
 /** One request body to check. */
 export interface BodyCheck {
   directive: FieldValidationDirective;
@@ -374,12 +401,16 @@ export function checkBodyFields(schemas: OpenApiSchemas, check: BodyCheck): stri
   if (check.patch) {
     if (check.patch.patched === undefined) return [];
     const kind = kindSchemaOf(schemas, check.patch.patched, target);
-    problems = [
-      ...(check.patch.type === 'application/json-patch+json'
-        ? []
-        : fieldProblems(check.text, undefined, schemas)),
-      ...(kind ? fieldProblems(JSON.stringify(check.patch.patched), kind.schema, schemas, kind.typed) : []),
-    ];
+    // The patch's own findings: a JSON patch's operations, any other patch's duplicates.
+    const own =
+      check.patch.type === 'application/json-patch+json'
+        ? fieldProblems(check.text, JSON_PATCH_SCHEMA, schemas).map((p) => `json patch ${p}`)
+        : fieldProblems(check.text, undefined, schemas);
+    // The patched object is read as Go marshals a map: keys sorted.
+    const result = kind
+      ? fieldProblems(sortedJson(check.patch.patched), kind.schema, schemas, kind.typed)
+      : [];
+    problems = [...own, ...result];
   } else {
     const kind = kindSchemaOf(schemas, check.body, target);
     problems = fieldProblems(check.text, kind?.schema, schemas, kind?.typed ?? true);

@@ -32,13 +32,13 @@ import {
   warningHeaderValue,
 } from './field-validation.ts';
 import { isPlainObject } from './merge-patch.ts';
+import { ApiServerMetrics, storedObjectCounts } from './metrics/index.ts';
 import { metricsApi } from './metrics-api/metrics-api.ts';
 import {
   METRICS_GROUP,
   metricsAggregatedDiscovery,
   metricsApiGroup,
 } from './metrics-api/metrics-discovery.ts';
-import { ApiServerMetrics, storedObjectCounts } from './metrics/index.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
 import { OpenApiV3Documents, openApiSchemasOf, openApiV2Document } from './openapi/index.ts';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
@@ -588,19 +588,26 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     const directive = fieldValidationDirective(q, 'PATCH');
     const skip = type === 'application/apply-patch+yaml' || (subresource && subresource !== 'status');
     if (skip) return text;
-    if (directive !== 'Ignore') {
-      let patched: unknown;
+    const jsonPatch = type === 'application/json-patch+json';
+    let patched: unknown;
+    if (directive !== 'Ignore' || jsonPatch) {
       try {
         const current = registry.get(def, namespace, name).object as Record<string, unknown>;
         patched = registry.applyPatch(structuredClone(current), type, text);
       } catch {
         return text; // a missing object or a patch that does not apply: the patch itself answers that
       }
+    }
+    if (directive !== 'Ignore') {
       const found = checkBodyFields(openApi, { directive, target: def, text, patch: { type, patched } });
       for (const w of found) res.appendHeader('Warning', warningHeaderValue(w));
-      if (found.length === 0) return text;
+      if (!found.some((f) => f.startsWith('unknown'))) return text;
     }
-    if (type === 'application/json-patch+json') return text;
+    // Drop the unknown fields: from the patch document, or (a JSON patch) by replacing the whole result.
+    if (jsonPatch) {
+      const pruned = pruneUnknownFields(patched, bodySchema(openApi, patched, def), openApi);
+      return JSON.stringify([{ op: 'replace', path: '', value: pruned }]);
+    }
     try {
       const doc = JSON.parse(text) as unknown;
       return JSON.stringify(pruneUnknownFields(doc, bodySchema(openApi, undefined, def), openApi));
