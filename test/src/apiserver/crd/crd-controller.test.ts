@@ -168,3 +168,22 @@ describe('names freed by a deleted CRD', () => {
     }
   });
 });
+
+describe('a namespace being deleted', () => {
+  it('takes its custom resources with it', async () => {
+    const server = await startApiServer();
+    try {
+      expect((await request(server, 'POST', CRDS, { body: WIDGET_CRD })).status).toBe(201);
+      expect(
+        (await request(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'tmp' } } })).status,
+      ).toBe(201);
+      const inTmp = '/apis/example.com/v1/namespaces/tmp/widgets';
+      expect((await request(server, 'POST', inTmp, { body: widget('w') })).status).toBe(201);
+      expect((await request(server, 'DELETE', '/api/v1/namespaces/tmp')).status).toBe(200);
+      expect((await request(server, 'GET', `${inTmp}/w`)).status).toBe(404);
+      expect((await request(server, 'GET', '/api/v1/namespaces/tmp')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
