@@ -19,6 +19,7 @@ import {
 } from '../../framework/interface.ts';
 import type { NodeInfo, PodInfo } from '../../framework/node-info.ts';
 import { asStatus, newStatus, type Status } from '../../framework/status.ts';
+import { NodePodCounts } from './node-pod-counts.ts';
 import {
   defaultPodTopologySpreadArgs,
   type PodTopologySpreadArgs,
@@ -27,11 +28,10 @@ import {
 } from './pod-topology-spread-args.ts';
 import { PreFilterState } from './pre-filter-state.ts';
 import {
-  countNodePodsMatchingSelector,
+  countPodsMatchingSelector,
   matchesNodeInclusionPolicies,
   mergedOwnerSelector,
   nodeHasAllTopologyKeys,
-  podCountKey,
   requiredAffinityOf,
   type SpreadConstraint,
   spreadConstraintsOf,
@@ -64,8 +64,6 @@ interface PreScoreState {
   /** Per constraint: topology value → matching pods (hostname constraints are counted in Score). */
   readonly counts: Map<string, number>[];
   readonly weights: number[];
-  /** Per constraint: its podCountKey (the pod's namespace and the selector). */
-  readonly keys: string[];
 }
 
 /**
@@ -86,6 +84,8 @@ export class PodTopologySpread
   readonly #defaultConstraints: readonly TopologySpreadConstraint[];
   readonly #systemDefaulted: boolean;
   readonly #deps: PodTopologySpreadDeps;
+  /** Matching-pod counts per node, kept between cycles (PreFilter and PreScore walk every node). */
+  readonly #podCounts = new NodePodCounts();
 
   constructor(args: PodTopologySpreadArgs, handle: FrameworkHandle, deps: PodTopologySpreadDeps = {}) {
     validatePodTopologySpreadArgs(args);
@@ -120,8 +120,9 @@ export class PodTopologySpread
     const counts = constraints.map(() => new Map<string, number>());
     const required = requiredAffinityOf(pod);
     const namespace = pod.metadata.namespace;
-    const keys = constraints.map((c) => podCountKey(c.selector, namespace));
-    for (const nodeInfo of nodes) {
+    const counters = constraints.map((c) => this.#podCounts.counter(nodes.length, c.selector, namespace));
+    for (let n = 0; n < nodes.length; n++) {
+      const nodeInfo = nodes[n]!;
       const node = nodeInfo.node;
       if (!node || !nodeHasAllTopologyKeys(node, constraints)) continue;
       const labels = node.metadata.labels!;
@@ -129,8 +130,7 @@ export class PodTopologySpread
         const c = constraints[i]!;
         if (!matchesNodeInclusionPolicies(c, pod, node, required)) continue;
         const value = labels[c.topologyKey]!;
-        const n = countNodePodsMatchingSelector(nodeInfo, c.selector, namespace, keys[i]!);
-        counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + n);
+        counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + counters[i]!(n, nodeInfo));
       }
     }
     state.write(PRE_FILTER_KEY, new PreFilterState(constraints, counts));
@@ -213,7 +213,6 @@ export class PodTopologySpread
     const requireAll = (pod.spec.topologySpreadConstraints ?? []).length > 0 || !this.#systemDefaulted;
     const ignoredNodes = new Set<string>();
     const counts = constraints.map(() => new Map<string, number>());
-    const keys = constraints.map((c) => podCountKey(c.selector, pod.metadata.namespace));
     for (const nodeInfo of filteredNodes) {
       const node = nodeInfo.node;
       if (!node) continue;
@@ -231,7 +230,11 @@ export class PodTopologySpread
       const size = c.topologyKey === HOSTNAME ? filteredNodes.length - ignoredNodes.size : counts[i]!.size;
       return Math.log(size + 2);
     });
-    for (const nodeInfo of allNodes) {
+    const counters = constraints.map((c) =>
+      this.#podCounts.counter(allNodes.length, c.selector, pod.metadata.namespace),
+    );
+    for (let n = 0; n < allNodes.length; n++) {
+      const nodeInfo = allNodes[n]!;
       const node = nodeInfo.node;
       if (!node) continue;
       if (requireAll && !nodeHasAllTopologyKeys(node, constraints)) continue;
@@ -240,13 +243,10 @@ export class PodTopologySpread
         const value = node.metadata.labels?.[c.topologyKey] ?? '';
         const current = counts[i]!.get(value);
         if (current === undefined) return;
-        counts[i]!.set(
-          value,
-          current + countNodePodsMatchingSelector(nodeInfo, c.selector, pod.metadata.namespace, keys[i]!),
-        );
+        counts[i]!.set(value, current + counters[i]!(n, nodeInfo));
       });
     }
-    const s: PreScoreState = { constraints, ignoredNodes, counts, weights, keys };
+    const s: PreScoreState = { constraints, ignoredNodes, counts, weights };
     state.write(PRE_SCORE_KEY, s);
     return undefined;
   }
@@ -262,7 +262,7 @@ export class PodTopologySpread
       if (!Object.hasOwn(labels, c.topologyKey)) return;
       const count =
         c.topologyKey === HOSTNAME
-          ? countNodePodsMatchingSelector(nodeInfo, c.selector, pod.metadata.namespace, s.keys[i]!)
+          ? countPodsMatchingSelector(nodeInfo.pods, c.selector, pod.metadata.namespace)
           : (s.counts[i]!.get(labels[c.topologyKey]!) ?? 0);
       score += count * s.weights[i]! + (c.maxSkew - 1);
     });

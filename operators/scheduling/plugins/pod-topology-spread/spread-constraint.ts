@@ -8,7 +8,6 @@ import {
   labelSelectorFromObject,
   labelSelectorFromRequirements,
 } from '../../../label-selector.ts';
-import type { NodeInfo } from '../../framework/node-info.ts';
 import { type RequiredNodeAffinity, requiredNodeAffinity } from '../helpers/node-selector.ts';
 import { findMatchingUntoleratedTaint } from '../helpers/toleration.ts';
 
@@ -137,38 +136,6 @@ export function countPodsMatchingSelector(
   for (const { pod } of pods) {
     if (pod.metadata.deletionTimestamp || pod.metadata.namespace !== namespace) continue;
     if (selector.matches(pod.metadata.labels)) n++;
-  }
-  return n;
-}
-
-/** A key naming what {@link countPodsMatchingSelector} counts: the namespace and the selector's canonical form. */
-export function podCountKey(selector: LabelSelector, namespace: string | undefined): string {
-  return `${namespace ?? ''}\u0000${selector.matchesNothing ? '\u0000nothing' : selector.toString()}`;
-}
-
-/** Per NodeInfo: its generation when counted, and the counts by {@link podCountKey}. */
-const nodeCounts = new WeakMap<NodeInfo, { generation: number; counts: Map<string, number> }>();
-
-/**
- * {@link countPodsMatchingSelector} over a node's pods, remembered per NodeInfo until its generation
- * changes (every pod or node change bumps it), so a cycle recounts only the nodes changed since the last.
- * @param key `podCountKey(selector, namespace)`, computed once per constraint
- */
-export function countNodePodsMatchingSelector(
-  nodeInfo: NodeInfo,
-  selector: LabelSelector,
-  namespace: string | undefined,
-  key: string,
-): number {
-  let memo = nodeCounts.get(nodeInfo);
-  if (memo?.generation !== nodeInfo.generation) {
-    memo = { generation: nodeInfo.generation, counts: new Map() };
-    nodeCounts.set(nodeInfo, memo);
-  }
-  let n = memo.counts.get(key);
-  if (n === undefined) {
-    n = countPodsMatchingSelector(nodeInfo.pods, selector, namespace);
-    memo.counts.set(key, n);
   }
   return n;
 }
