@@ -112,8 +112,27 @@ describe('the CRD controller', () => {
     expect(group.status, JSON.stringify(group.body)).toBe(404);
   });
 
-  it('adds a new storage version to status.storedVersions', async () => {
+  it('applies a default added to the schema later when old objects are read', async () => {
     expect((await call('POST', CRDS, GADGET_CRD)).status).toBe(201);
+    const gadgets = '/apis/example.org/v1alpha1/gadgets';
+    expect(
+      (
+        await call('POST', gadgets, {
+          apiVersion: 'example.org/v1alpha1',
+          kind: 'Gadget',
+          metadata: { name: 'old' },
+          spec: {},
+        })
+      ).status,
+    ).toBe(201);
+    const crd = (await call('GET', `${CRDS}/gadgets.example.org`)).body;
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.power.default = 7;
+    expect((await call('PUT', `${CRDS}/gadgets.example.org`, crd)).status).toBe(200);
+    expect((await call('GET', `${gadgets}/old`)).body.spec).toEqual({ power: 7 });
+    expect((await call('GET', gadgets)).body.items[0].spec).toEqual({ power: 7 });
+  });
+
+  it('adds a new storage version to status.storedVersions', async () => {
     const crd = (await call('GET', `${CRDS}/gadgets.example.org`)).body;
     crd.spec.versions[0].storage = false;
     crd.spec.versions.push({ ...crd.spec.versions[0], name: 'v1', storage: true });
@@ -121,7 +140,7 @@ describe('the CRD controller', () => {
     expect(updated.status).toBe(200);
     const after = (await call('GET', `${CRDS}/gadgets.example.org`)).body;
     expect(after.status.storedVersions).toEqual(['v1alpha1', 'v1']);
-    expect(after.metadata.generation).toBe(2);
+    expect(after.metadata.generation).toBe(3);
   });
 });
 
