@@ -86,6 +86,11 @@ export class ObjectStore {
     return this.confirmed;
   }
 
+  /** The rv of the oldest commit waiting for the journal's confirmation, if any. */
+  get oldestPendingRv(): number | undefined {
+    return this.pending[0]?.rv;
+  }
+
   /** True while commits wait for the journal's confirmation. */
   get hasPending(): boolean {
     return this.pending.length > 0;
@@ -154,15 +159,40 @@ export class ObjectStore {
 
   /**
    * The journal confirmed the oldest pending commit: it enters the history and watchers see it.
-   * @throws Error when `rv` is not the oldest pending commit's (a journal bug)
+   * When the journal stored it at a later rv than predicted (another client wrote elsewhere in
+   * between), the commit takes that rv: its object is restamped, and later pending commits' `prev`
+   * follow; later commits are numbered above it.
+   * @throws Error when nothing is pending or `rv` is below the oldest pending commit's (a journal bug)
    */
   confirmNext(rv: number): StoreEvent {
-    const event = this.pending[0];
-    if (!event || event.rv !== rv)
+    let event = this.pending[0];
+    if (!event || rv < event.rv || rv <= this.confirmed)
       throw new Error(`confirmed rv ${rv}, but the oldest pending is ${event?.rv}`);
+    if (rv !== event.rv) event = this.renumber(event, rv);
     this.pending.shift();
+    this.rv = Math.max(this.rv, rv);
     this.record(event, true);
     return event;
+  }
+
+  /** The pending head at `rv` instead of its predicted rv, in the maps and in later commits' `prev`. */
+  private renumber(event: StoreEvent, rv: number): StoreEvent {
+    const object: KubeObject = {
+      ...event.object,
+      metadata: { ...event.object.metadata, resourceVersion: String(rv) },
+    };
+    const json = JSON.stringify(object);
+    const moved: StoredObject = { object, json, rv };
+    const map = this.mapOf(event.resource);
+    const old = map.get(event.key);
+    if (event.type !== 'DELETED' && old?.rv === event.rv && old.json === event.json)
+      map.set(event.key, moved);
+    for (let i = 1; i < this.pending.length; i++) {
+      const later = this.pending[i]!;
+      if (later.resource === event.resource && later.key === event.key && later.prev?.rv === event.rv)
+        this.pending[i] = { ...later, prev: event.type === 'DELETED' ? undefined : moved };
+    }
+    return { ...event, rv, object, json };
   }
 
   /** The journal refused the pending commits (another writer came first): undoes them all, newest first. */

@@ -4,7 +4,7 @@ import type { Logger } from '../../../operators/logger.ts';
 import type { KubeObject } from '../../../operators/types.ts';
 import { ApiStatusError, conflict, STALE_OBJECT_MESSAGE } from '../api-status.ts';
 import type { Journal, JournalRecord, ObjectStore } from '../object-store.ts';
-import { pendingWrites } from './pending-writes.ts';
+import { type AcknowledgedWrite, pendingWrites } from './pending-writes.ts';
 
 /** The key every kube-rx write also sets: its value names the write, so writers chain on each other. */
 export const WRITER_KEY = '.kube-rx/last-write';
@@ -28,7 +28,7 @@ interface Entry {
   settled: boolean;
   /** Undone in the cache already (another writer came first): its refusal must not undo later commits. */
   undone: boolean;
-  resolve(): void;
+  resolve(ack: AcknowledgedWrite): void;
   reject(error: unknown): void;
 }
 
@@ -68,6 +68,8 @@ export class EtcdJournal implements Journal {
   private readonly log: Logger;
   private watcher: Watcher | undefined;
   private queue: Entry[] = [];
+  /** Writes etcd stored at an unpredicted revision, by writer value, until the watch brings them. */
+  private readonly awaitingEcho = new Map<string, Entry>();
   private pumping = false;
   /** The writer value the next commit expects: the newest write the cache reflects, or a pending one. */
   private tail = '';
@@ -184,9 +186,13 @@ export class EtcdJournal implements Journal {
     if (rev <= this.store.currentRv) return; // already in the cache (confirmed by the transaction's answer)
     const writer = events.find((e) => e.kv.key.toString() === this.writerKey);
     const token = writer?.type === 'Put' ? writer.kv.value.toString() : undefined;
-    const entry = token === undefined ? undefined : this.queue.find((e) => e.token === token);
-    if (entry) this.settle(entry);
-    if (entry && this.store.hasPending && entry.record.rv === rev) {
+    const entry =
+      token === undefined
+        ? undefined
+        : (this.queue.find((e) => e.token === token) ?? this.awaitingEcho.get(token));
+    if (token !== undefined) this.awaitingEcho.delete(token);
+    if (entry) this.settle(entry, { storedRv: rev });
+    if (entry && !entry.undone && this.store.hasPending && this.store.oldestPendingRv === entry.record.rv) {
       this.store.confirmNext(rev);
       this.known = entry.token;
       return;
@@ -229,27 +235,29 @@ export class EtcdJournal implements Journal {
   private undoPending(): void {
     if (!this.store.hasPending) return;
     this.store.rollbackPending();
+    for (const e of this.awaitingEcho.values()) e.undone = true;
     for (const e of this.queue) {
       e.undone = true;
-      if (!e.sent) this.settle(e, storageConflict(e.record));
+      if (!e.sent) this.settle(e, { error: storageConflict(e.record) });
     }
     this.queue = this.queue.filter((e) => e.sent);
     this.tail = this.known;
   }
 
-  private settle(entry: Entry, error?: unknown): void {
+  /** Settles a write once: acknowledged at `storedRv`, or refused with `error`. */
+  private settle(entry: Entry, outcome: { storedRv: number } | { error: unknown }): void {
     if (entry.settled) return;
     entry.settled = true;
-    if (error === undefined) entry.resolve();
-    else entry.reject(error);
+    if ('error' in outcome) entry.reject(outcome.error);
+    else entry.resolve({ predictedRv: entry.record.rv, storedRv: outcome.storedRv });
   }
 
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the etcd storage is closed');
     if (record.type === 'RV' || record.type === 'SNAPSHOT') return;
-    let resolve!: () => void;
+    let resolve!: (ack: AcknowledgedWrite) => void;
     let reject!: (error: unknown) => void;
-    const done = new Promise<void>((res, rej) => {
+    const done = new Promise<AcknowledgedWrite>((res, rej) => {
       resolve = res;
       reject = rej;
     });
@@ -306,21 +314,27 @@ export class EtcdJournal implements Journal {
         this.queue.shift();
         if (answer?.succeeded) {
           const rev = Number(answer.header.revision);
-          this.settle(entry);
-          if (!entry.undone && rev > this.store.currentRv && this.store.hasPending) {
-            if (record.rv === rev) {
+          if (record.rv !== rev) {
+            // Stored at another revision than predicted (another client wrote elsewhere in etcd in
+            // between). Changes of our prefix before it may still be on their way through the watch,
+            // so the cache takes it from there, in order; the answer waits for that too.
+            if (rev > this.store.currentRv) this.awaitingEcho.set(entry.token, entry);
+            else this.settle(entry, { storedRv: rev });
+          } else {
+            this.settle(entry, { storedRv: rev });
+            if (!entry.undone && rev > this.store.currentRv && this.store.oldestPendingRv === rev) {
               this.store.confirmNext(rev);
               this.known = entry.token;
-            } else this.undoPending(); // landed at another revision: the watch brings it as a remote change
+            }
           }
         } else {
           if (failure !== undefined) this.log.warn({ err: failure, key }, 'etcd write failed');
-          this.settle(
-            entry,
-            failure === undefined
-              ? storageConflict(record)
-              : new ApiStatusError(500, 'InternalError', `etcd: ${(failure as Error).message}`),
-          );
+          this.settle(entry, {
+            error:
+              failure === undefined
+                ? storageConflict(record)
+                : new ApiStatusError(500, 'InternalError', `etcd: ${(failure as Error).message}`),
+          });
           if (!entry.undone) this.undoPending();
         }
       }

@@ -114,6 +114,34 @@ describe.skipIf(!ETCD_BINARY)(`the API server on etcd${NO_ETCD}`, () => {
     for (const r of results.filter((r) => r.status !== 201)) expect(r.status).toBe(409);
   });
 
+  it('answers, serves and watches the stored revisions while another client writes elsewhere in etcd', async () => {
+    const a = await start('/gaps');
+    const watch = watchLines(a, `${PODS}?watch=true&resourceVersion=0`);
+    const answers: { status: number; body: { metadata: { name: string; resourceVersion: string } } }[] = [];
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < 15; i++)
+          answers.push(await request(a, 'POST', PODS, { body: podManifest(`g${i}`) }));
+      })(),
+      (async () => {
+        for (let i = 0; i < 30; i++) await client.put(`/elsewhere/k${i}`).value('x');
+      })(),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
+    const events = await watch.waitFor(15, 10_000);
+    watch.close();
+    for (const r of answers) {
+      const { name, resourceVersion } = r.body.metadata;
+      const stored = (await client.get(`/gaps/pods/default/${name}`).exec()).kvs[0]!.mod_revision;
+      const got = await request(a, 'GET', `${PODS}/${name}`);
+      const event = events.find((e) => e.object.metadata.name === name);
+      expect(
+        [resourceVersion, got.body.metadata.resourceVersion, event.object.metadata.resourceVersion],
+        name,
+      ).toEqual([stored, stored, stored]);
+    }
+  }, 30_000);
+
   it('restores every object after a restart at its revision, continues above it, and answers 410 before it', async () => {
     const first = await start('/restart');
     const made = [];

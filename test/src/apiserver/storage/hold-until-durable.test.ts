@@ -4,24 +4,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../operators/logger.ts';
 import { conflict, STALE_OBJECT_MESSAGE } from '../../../../src/apiserver/api-status.ts';
 import { holdUntilDurable } from '../../../../src/apiserver/storage/hold-until-durable.ts';
-import { pendingWrites } from '../../../../src/apiserver/storage/pending-writes.ts';
+import { type AcknowledgedWrite, pendingWrites } from '../../../../src/apiserver/storage/pending-writes.ts';
 import { request } from '../fixtures/http.ts';
 
 /** A server whose handler registers one write per request, settled when the test says. */
 function serve() {
-  const writes: { resolve(): void; reject(e: unknown): void }[] = [];
+  const writes: { resolve(ack: AcknowledgedWrite): void; reject(e: unknown): void }[] = [];
   let answered = 0;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET') {
       const list = pendingWrites.getStore();
       list?.push(
-        new Promise<void>((resolve, reject) => {
+        new Promise<AcknowledgedWrite>((resolve, reject) => {
           writes.push({ resolve, reject });
         }),
       );
     }
-    res.writeHead(201, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ ok: true }), () => {
+    const text = JSON.stringify({ ok: true, metadata: { name: 'web', resourceVersion: '7' } });
+    res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text, () => {
       answered++;
     });
   };
@@ -63,9 +64,24 @@ describe('holdUntilDurable', () => {
     const pending = request(target, 'POST', '/x', { body: {} });
     await registered(s.writes, 1);
     expect(s.answered()).toBe(0);
-    s.writes[0]!.resolve();
+    s.writes[0]!.resolve({ predictedRv: 7, storedRv: 7 });
     const res = await pending;
-    expect([res.status, res.body]).toEqual([201, { ok: true }]);
+    expect([res.status, res.body]).toEqual([
+      201,
+      { ok: true, metadata: { name: 'web', resourceVersion: '7' } },
+    ]);
+  });
+
+  it('answers the stored resourceVersion when the store gave the write another one', async () => {
+    const s = serve();
+    close = s.close;
+    const target = await s.listen();
+    const pending = request(target, 'POST', '/x', { body: {} });
+    await registered(s.writes, 1);
+    s.writes[0]!.resolve({ predictedRv: 7, storedRv: 1234 });
+    const res = await pending;
+    expect(res.body.metadata).toEqual({ name: 'web', resourceVersion: '1234' });
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
   });
 
   it('answers the refusal instead when the store refused the write', async () => {

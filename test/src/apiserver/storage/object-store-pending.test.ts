@@ -29,13 +29,33 @@ describe('ObjectStore with a journal that confirms later', () => {
     const { store, seen } = deferredStore();
     store.commit('cm', 'a', 'ADDED', obj('a', 1));
     store.commit('cm', 'a', 'MODIFIED', obj('a', 2));
-    expect(() => store.confirmNext(2)).toThrow(/oldest pending is 1/);
+    expect(() => store.confirmNext(0)).toThrow(/oldest pending is 1/);
     store.confirmNext(1);
     expect(store.currentRv).toBe(1);
     store.confirmNext(2);
     expect(seen).toEqual(['ADDED a 1', 'MODIFIED a 2']);
     expect(store.eventsAfter(0).map((e) => e.rv)).toEqual([1, 2]);
     expect(store.hasPending).toBe(false);
+  });
+
+  it('renumbers a commit the journal stored at a later rv: its object, the maps, later prevs, later commits', () => {
+    const { store, seen } = deferredStore();
+    store.commit('cm', 'a', 'ADDED', obj('a', 1)); // predicted 1
+    const second = store.commit('cm', 'a', 'MODIFIED', obj('a', 2)); // predicted 2, prev: the one at 1
+    expect(second.prev?.rv).toBe(1);
+    const first = store.confirmNext(5);
+    expect([first.rv, first.object.metadata?.resourceVersion]).toEqual([5, '5']);
+    expect(first.json).toBe(JSON.stringify(first.object));
+    const confirmed = store.confirmNext(6);
+    expect([confirmed.rv, confirmed.prev?.rv, confirmed.prev?.object.metadata?.resourceVersion]).toEqual([
+      6,
+      5,
+      '5',
+    ]);
+    expect(store.get('cm', 'a')?.object.metadata?.resourceVersion).toBe('6');
+    expect(store.commit('cm', 'b', 'ADDED', obj('b', 1)).rv).toBe(7);
+    expect(seen).toEqual(['ADDED a 5', 'MODIFIED a 6']);
+    expect(store.snapshotAt('cm', 5).get('a')?.rv).toBe(5);
   });
 
   it('rolls pending commits back to the confirmed state, newest first, and reuses their rvs', () => {
