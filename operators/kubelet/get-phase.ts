@@ -37,6 +37,7 @@ export function getPhase(
   podIsTerminal: boolean,
 ): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
   let pendingInitialization = 0;
+  let runningInitialization = 0;
   let failedInitialization = 0;
   for (const container of pod.spec.initContainers ?? []) {
     if (container.restartPolicy === 'Always') continue;
@@ -45,7 +46,8 @@ export function getPhase(
       pendingInitialization++;
       continue;
     }
-    if (s.state?.running) pendingInitialization++;
+    // a regular init container still running holds the pod in Pending whatever else runs
+    if (s.state?.running) runningInitialization++;
     else if (s.state?.terminated) {
       if (s.state.terminated.exitCode !== 0) failedInitialization++;
     } else if (s.state?.waiting) {
@@ -98,7 +100,11 @@ export function getPhase(
 
   const policy = pod.spec.restartPolicy ?? 'Always';
   if (failedInitialization > 0 && policy === 'Never') return 'Failed';
-  if ((pendingInitialization > 0 && !hasAnyRegularContainerStarted(pod, statuses)) || waiting > 0)
+  if (
+    runningInitialization > 0 ||
+    (pendingInitialization > 0 && !hasAnyRegularContainerStarted(pod, statuses)) ||
+    waiting > 0
+  )
     return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {

@@ -101,3 +101,142 @@ describe('getPhase', () => {
     expect(getPhase(p, [succeeded('containerA'), succeeded('containerB')], true)).toBe('Running');
   });
 });
+
+describe('getPhase with sidecars (TestPodPhaseWith*RestartableInitContainers, TestPodPhaseWithRestartAlwaysAndPodHasRun)', () => {
+  const started = (name: string): ContainerStatus => ({ ...running(name), started: true });
+  const sidecarPod = (policy: Policy) =>
+    pod(['containerA', 'containerB'], {
+      restartPolicy: policy,
+      inits: [{ name: 'containerX', image: 'busybox', restartPolicy: 'Always' }],
+    });
+  it.each<[string, Policy, ContainerStatus[], boolean, string]>([
+    ['empty, waiting', 'Always', [], false, 'Pending'],
+    ['sidecar running, not started', 'Always', [running('containerX')], false, 'Pending'],
+    ['sidecar stopped', 'Always', [succeeded('containerX')], false, 'Pending'],
+    ['sidecar waiting after exit 0', 'Always', [waitingWithLastTermination('containerX')], false, 'Pending'],
+    [
+      'sidecar waiting after a failure',
+      'Always',
+      [waitingWithLastTermination('containerX', -1)],
+      false,
+      'Pending',
+    ],
+    ['sidecar waiting, never ran', 'Always', [waiting('containerX')], false, 'Pending'],
+    [
+      'sidecar started, 1/2 app running',
+      'Always',
+      [started('containerX'), running('containerA')],
+      false,
+      'Pending',
+    ],
+    [
+      'sidecar started, apps running',
+      'Always',
+      [started('containerX'), running('containerA'), running('containerB')],
+      false,
+      'Running',
+    ],
+    [
+      'sidecar running, apps running',
+      'Always',
+      [running('containerX'), running('containerA'), running('containerB')],
+      false,
+      'Running',
+    ],
+    [
+      'sidecar stopped, apps running',
+      'Always',
+      [succeeded('containerX'), running('containerA'), running('containerB')],
+      false,
+      'Running',
+    ],
+    [
+      'sidecar in crash-loop backoff, apps running',
+      'Always',
+      [waitingWithLastTermination('containerX'), running('containerA'), running('containerB')],
+      false,
+      'Running',
+    ],
+    [
+      'apps succeeded, sidecar failed, terminal',
+      'Always',
+      [failed('containerX'), succeeded('containerA'), succeeded('containerB')],
+      true,
+      'Succeeded',
+    ],
+    [
+      'apps succeeded, sidecar succeeded, terminal',
+      'Always',
+      [succeeded('containerX'), succeeded('containerA'), succeeded('containerB')],
+      true,
+      'Succeeded',
+    ],
+    ['Never: sidecar running', 'Never', [running('containerX')], false, 'Pending'],
+    [
+      'Never: sidecar started, one app running',
+      'Never',
+      [started('containerX'), running('containerA')],
+      false,
+      'Pending',
+    ],
+    [
+      'Never: sidecar started, apps succeeded',
+      'Never',
+      [started('containerX'), succeeded('containerA'), succeeded('containerB')],
+      false,
+      'Running',
+    ],
+    [
+      'Never: sidecar running, apps succeeded',
+      'Never',
+      [running('containerX'), succeeded('containerA'), succeeded('containerB')],
+      false,
+      'Running',
+    ],
+    [
+      'Never: all succeeded',
+      'Never',
+      [succeeded('containerX'), succeeded('containerA'), succeeded('containerB')],
+      false,
+      'Succeeded',
+    ],
+    [
+      'Never: sidecar failed, apps succeeded',
+      'Never',
+      [failed('containerX'), succeeded('containerA'), succeeded('containerB')],
+      false,
+      'Succeeded',
+    ],
+  ])('%s (%s)', (_name, policy, statuses, terminal, phase) => {
+    expect(getPhase(sidecarPod(policy), statuses, terminal)).toBe(phase);
+  });
+
+  const hasRun = pod(['containerA'], {
+    restartPolicy: 'Always',
+    inits: ['containerX', { name: 'containerY', image: 'busybox', restartPolicy: 'Always' }],
+  });
+  it.each<[string, ContainerStatus[], string]>([
+    [
+      'regular init, sidecar and app all running',
+      [running('containerX'), running('containerY'), running('containerA')],
+      'Pending',
+    ],
+    [
+      'app stopped, regular init and sidecar running',
+      [running('containerX'), running('containerY'), succeeded('containerA')],
+      'Pending',
+    ],
+    [
+      'regular init done, sidecar running, app stopped',
+      [succeeded('containerX'), running('containerY'), succeeded('containerA')],
+      'Running',
+    ],
+    [
+      'regular init done, sidecar and app running',
+      [succeeded('containerX'), running('containerY'), running('containerA')],
+      'Running',
+    ],
+  ])('pod has run: %s', (_name, statuses, phase) => {
+    expect(getPhase(hasRun, statuses, false)).toBe(phase);
+  });
+});
