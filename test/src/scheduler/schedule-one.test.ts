@@ -467,14 +467,15 @@ describe('ScheduleOne with extenders', () => {
 
   it('a filtering extender that rejects every node: FailedScheduling with its reasons, Extender as the plugin', async () => {
     const ext = new FakeExtender({
-      predicates: [(_p, n) => newStatus('Unschedulable', `${n.name} is reserved`)],
+      predicates: [() => newStatus('Unschedulable', 'reserved')],
     });
     const h = harness([node('n1'), node('n2')], { extenders: [ext] });
     await h.schedule(pod('p'));
     expect(h.rec.events).toEqual([
       expect.objectContaining({
         reason: 'FailedScheduling',
-        message: '0/2 nodes are available: 1 n1 is reserved, 1 n2 is reserved.',
+        message:
+          '0/2 nodes are available: 1 FakeExtender: node "n1" failed, 1 FakeExtender: node "n2" failed.',
       }),
     ]);
     expect([...h.queue.getPod('p', 'ns')!.unschedulablePlugins]).toEqual(['Extender']);

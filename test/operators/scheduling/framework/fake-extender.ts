@@ -46,7 +46,10 @@ export interface FakeExtenderOptions {
   preempt?: (victims: Map<string, Victims>) => Map<string, Victims>;
 }
 
-/** Upstream's FakeExtender: predicates in order (first rejection wins), prioritizers summed by weight. */
+/**
+ * Upstream's FakeExtender: predicates in order (the first rejection wins; its message is upstream's
+ * fixed "FakeExtender: node "n" failed [and unresolvable]"), prioritizers summed by weight.
+ */
 export class FakeExtender implements Extender {
   readonly filterCalls: string[][] = [];
   readonly bound: { pod: string; node: string }[] = [];
@@ -88,8 +91,8 @@ export class FakeExtender implements Extender {
       }
       if (!rejected) feasible.push(node);
       else if (rejected.code === 'UnschedulableAndUnresolvable')
-        failedAndUnresolvable[node.name] = rejected.reasons.join(', ');
-      else failed[node.name] = rejected.reasons.join(', ');
+        failedAndUnresolvable[node.name] = `FakeExtender: node "${node.name}" failed and unresolvable`;
+      else failed[node.name] = `FakeExtender: node "${node.name}" failed`;
     }
     return { feasible, failed, failedAndUnresolvable };
   }

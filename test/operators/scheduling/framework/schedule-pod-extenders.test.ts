@@ -1,6 +1,7 @@
 // schedulePod with extenders: upstream's TestSchedulerWithExtenders table (filters in turn, scores × weight × 10, ignorable and uninterested extenders).
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
+import { newDiagnosis } from '../../../../operators/scheduling/framework/fit-error.ts';
 import { newFramework } from '../../../../operators/scheduling/framework/framework.ts';
 import type {
   CycleState,
@@ -10,14 +11,17 @@ import type {
 } from '../../../../operators/scheduling/framework/interface.ts';
 import type { NodeInfo } from '../../../../operators/scheduling/framework/node-info.ts';
 import {
+  findNodesThatPassExtenders,
   newSchedulingAlgorithmState,
   schedulePod,
 } from '../../../../operators/scheduling/framework/schedule-pod.ts';
+import { newStatus, type Status } from '../../../../operators/scheduling/framework/status.ts';
 import {
   errorPredicate,
   errorPrioritizer,
   FakeExtender,
   type FakeExtenderOptions,
+  type FitPredicate,
   falsePredicate,
   node1Predicate,
   node1Prioritizer,
@@ -193,5 +197,84 @@ describe('schedulePod with extenders (upstream TestSchedulerWithExtenders)', () 
     expect(out).toMatchObject({ type: 'Scheduled', suggestedHost: 'node2', evaluatedNodes: 3 });
     expect(first.filterCalls).toEqual([['node1', 'node2', 'node3']]);
     expect(second.filterCalls).toEqual([['node1', 'node2']]);
+  });
+});
+
+describe('findNodesThatPassExtenders (upstream TestFindNodesThatPassExtenders)', () => {
+  const byName =
+    (answers: Record<string, 'Unschedulable' | 'UnschedulableAndUnresolvable'>): FitPredicate =>
+    (_p, n) => {
+      const code = answers[n.name];
+      return code ? newStatus(code, `node "${n.name}" is not allowed`) : undefined;
+    };
+  const failed = (n: string): Status => newStatus('Unschedulable', `FakeExtender: node "${n}" failed`);
+  const unresolvable = (n: string): Status =>
+    newStatus('UnschedulableAndUnresolvable', `FakeExtender: node "${n}" failed and unresolvable`);
+
+  it.each<{
+    name: string;
+    extenders: FakeExtenderOptions[];
+    nodes: string[];
+    before?: Record<string, Status>;
+    error?: boolean;
+    want?: string[];
+    statuses?: Record<string, Status>;
+  }>([
+    { name: 'error', extenders: [{ predicates: [errorPredicate] }], nodes: ['a'], error: true },
+    {
+      name: 'success',
+      extenders: [{ predicates: [truePredicate] }],
+      nodes: ['a'],
+      want: ['a'],
+      statuses: {},
+    },
+    {
+      name: 'unschedulable',
+      extenders: [{ predicates: [byName({ b: 'Unschedulable' })] }],
+      nodes: ['a', 'b'],
+      want: ['a'],
+      statuses: { b: failed('b') },
+    },
+    {
+      name: 'unschedulable and unresolvable',
+      extenders: [{ predicates: [byName({ b: 'Unschedulable', c: 'UnschedulableAndUnresolvable' })] }],
+      nodes: ['a', 'b', 'c'],
+      want: ['a'],
+      statuses: { b: failed('b'), c: unresolvable('c') },
+    },
+    {
+      name: 'extender does not overwrite the previous statuses',
+      extenders: [{ predicates: [byName({ b: 'Unschedulable', c: 'UnschedulableAndUnresolvable' })] }],
+      nodes: ['a', 'b'],
+      before: { c: newStatus('Unschedulable', 'FakeFilterPlugin: node "c" failed') },
+      want: ['a'],
+      statuses: { b: failed('b'), c: newStatus('Unschedulable', 'FakeFilterPlugin: node "c" failed') },
+    },
+    {
+      name: 'multiple extenders',
+      extenders: [
+        { predicates: [byName({ b: 'Unschedulable', c: 'UnschedulableAndUnresolvable' })] },
+        { predicates: [byName({ b: 'Unschedulable', c: 'Unschedulable' })] },
+      ],
+      nodes: ['a', 'b', 'c'],
+      want: ['a'],
+      statuses: { b: failed('b'), c: unresolvable('c') },
+    },
+  ])('$name', async ({ extenders, nodes, before, error, want, statuses }) => {
+    const diagnosis = newDiagnosis();
+    for (const [n, s] of Object.entries(before ?? {})) diagnosis.nodeToStatus.statuses.set(n, s);
+    const out = await findNodesThatPassExtenders(
+      extenders.map((o) => new FakeExtender(o)),
+      makePod('1', { uid: '1' }),
+      nodes.map((n) => nodeInfo(makeNode(n))),
+      diagnosis,
+    );
+    if (error) {
+      expect(out.error?.code).toBe('Error');
+      return;
+    }
+    expect(out.error).toBeUndefined();
+    expect(out.feasible.map((n) => n.name)).toEqual(want);
+    expect(Object.fromEntries(diagnosis.nodeToStatus.statuses)).toEqual(statuses);
   });
 });
