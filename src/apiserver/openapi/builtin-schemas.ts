@@ -212,6 +212,10 @@ function build(): BuiltinSchemas {
   }
   const schemas = new Map<string, JsonSchema>();
   for (const [name, schema] of Object.values(SPECIALS)) schemas.set(name, schema);
+  schemas.set(`${META}.Patch`, {
+    type: 'object',
+    description: 'The body of a PATCH request, in the form its Content-Type names.',
+  });
   for (const message of MESSAGES.names()) {
     const m = MESSAGES.get(message);
     if (m.wrapper) continue;

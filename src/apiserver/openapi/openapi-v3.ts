@@ -14,6 +14,18 @@ export function gvPath(group: string, version: string): string {
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const STATUS = `${META}.Status`;
 const DELETE_OPTIONS = `${META}.DeleteOptions`;
+const PATCH = `${META}.Patch`;
+
+/**
+ * The PATCH bodies a resource takes unless its row says otherwise; kubectl's client-side apply sends
+ * a strategic merge patch only where the PATCH operation lists it.
+ */
+const PATCH_TYPES: readonly string[] = [
+  'application/apply-patch+yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+];
 
 function content(schema: JsonSchema | undefined): object | undefined {
   if (!schema) return undefined;
@@ -42,7 +54,10 @@ function resourcePaths(
       operationId: `${action}${d.kind}`,
       parameters: [param('pretty'), ...extra.map(param)],
     };
-    const requestBody = content(body ? refTo(body) : undefined);
+    const requestBody =
+      action === 'patch'
+        ? Object.fromEntries((d.patchTypes ?? PATCH_TYPES).map((t) => [t, { schema: refTo(PATCH) }]))
+        : content(body ? refTo(body) : undefined);
     if (requestBody) out.requestBody = { content: requestBody, required: true };
     out.responses = {
       '200': { description: 'OK', ...(response ? { content: content(refTo(response)) } : {}) },
@@ -107,6 +122,7 @@ export function openApiV3Document(
   const roots = new Set<string>([
     STATUS,
     DELETE_OPTIONS,
+    PATCH,
     ...Object.keys(schemas.addedComponents(group, version)),
   ]);
   const fallbacks: Record<string, JsonSchema> = {};
