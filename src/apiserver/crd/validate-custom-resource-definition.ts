@@ -24,24 +24,14 @@ function label(field: string, value: string, out: StatusCause[], prefix = ''): v
 function namesRules(names: CrdNames, path: string, out: StatusCause[]): void {
   if (names.plural) label(`${path}.plural`, names.plural, out);
   if (names.singular) label(`${path}.singular`, names.singular, out);
-  if (names.kind) {
-    const why = nameProblem('dns1035', names.kind.toLowerCase());
+  for (const field of ['kind', 'listKind'] as const) {
+    const name = names[field];
+    const why = name ? nameProblem('dns1035', name.toLowerCase()) : undefined;
     if (why)
       out.push(
         fieldError.invalid(
-          `${path}.kind`,
-          names.kind,
-          `may have mixed case, but should otherwise match: ${why}`,
-        ),
-      );
-  }
-  if (names.listKind) {
-    const why = nameProblem('dns1035', names.listKind.toLowerCase());
-    if (why)
-      out.push(
-        fieldError.invalid(
-          `${path}.listKind`,
-          names.listKind,
+          `${path}.${field}`,
+          name,
           `may have mixed case, but should otherwise match: ${why}`,
         ),
       );

@@ -136,17 +136,22 @@ function stringRules(value: string, s: JSONSchemaProps, path: string, out: Statu
     );
 }
 
+/** maxItems/minItems of an array, maxProperties/minProperties of an object. */
+function countRules(
+  count: number,
+  max: number | undefined,
+  min: number | undefined,
+  unit: 'items' | 'properties',
+  path: string,
+  out: StatusCause[],
+): void {
+  if (max !== undefined && count > max) out.push(fieldError.tooMany(path, count, max));
+  if (min !== undefined && count < min)
+    out.push(fieldError.invalid(path, count, `${named(path)} in body should have at least ${min} ${unit}`));
+}
+
 function arrayRules(value: unknown[], s: JSONSchemaProps, path: string, out: StatusCause[]): void {
-  if (s.maxItems !== undefined && value.length > s.maxItems)
-    out.push(fieldError.tooMany(path, value.length, s.maxItems));
-  if (s.minItems !== undefined && value.length < s.minItems)
-    out.push(
-      fieldError.invalid(
-        path,
-        value.length,
-        `${named(path)} in body should have at least ${s.minItems} items`,
-      ),
-    );
+  countRules(value.length, s.maxItems, s.minItems, 'items', path, out);
   if (s.uniqueItems) {
     for (let i = 1; i < value.length; i++)
       if (value.slice(0, i).some((x) => jsonEqual(x, value[i]))) {
@@ -167,16 +172,7 @@ function objectRules(
   out: StatusCause[],
 ): void {
   const keys = Object.keys(value);
-  if (s.maxProperties !== undefined && keys.length > s.maxProperties)
-    out.push(fieldError.tooMany(path, keys.length, s.maxProperties));
-  if (s.minProperties !== undefined && keys.length < s.minProperties)
-    out.push(
-      fieldError.invalid(
-        path,
-        keys.length,
-        `${named(path)} in body should have at least ${s.minProperties} properties`,
-      ),
-    );
+  countRules(keys.length, s.maxProperties, s.minProperties, 'properties', path, out);
   for (const r of s.required ?? []) if (!(r in value)) out.push(fieldError.required(childPath(path, r)));
   if (s['x-kubernetes-embedded-resource']) {
     for (const f of ['apiVersion', 'kind']) {
