@@ -64,6 +64,14 @@ const STRIPPED = FieldSet.of(
   ].map((f) => [fieldElement('metadata'), fieldElement(f)]),
 );
 
+/**
+ * What compare skips on each endpoint: the fields nobody owns (metadata.managedFields among them) and the
+ * fields that endpoint resets.
+ */
+const IGNORED_NOTHING = STRIPPED.difference(FieldSet.of([fieldElement('metadata')]));
+const IGNORED_ON_STATUS = IGNORED_NOTHING.union(FieldSet.of([fieldElement('spec')]));
+const IGNORED_ON_OBJECT = IGNORED_NOTHING.union(FieldSet.of([fieldElement('status')]));
+
 /** The identifier of an owner, as upstream builds it: the entry's JSON without time and fields (and apiVersion for Apply). */
 function ownerId(o: Pick<Owner, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
   return JSON.stringify({
@@ -225,12 +233,12 @@ export function checkFieldManager(optionsKind: string, manager: string | undefin
   );
 }
 
+/** The object without metadata.managedFields (a shallow copy; nothing is cloned deeply). */
 function withoutManagedFields(o: KubeObject | undefined): Obj | undefined {
   if (!o) return undefined;
-  const copy = structuredClone(o) as Obj;
-  const meta = copy.metadata as Obj | undefined;
-  if (meta) delete meta.managedFields;
-  return copy;
+  if (!o.metadata || !('managedFields' in o.metadata)) return o as Obj;
+  const { managedFields: _m, ...metadata } = o.metadata;
+  return { ...o, metadata } as Obj;
 }
 
 /** The options of one write as the field manager sees them. */
@@ -271,10 +279,9 @@ export class FieldManager {
 
   /** The fields a write through this endpoint never owns: status on the object, all but status on /status. */
   private ignored(def: ResourceDef, subresource: string | undefined): FieldSet {
-    if (subresource === 'status') return FieldSet.of([fieldElement('spec')]);
-    if (subresource === undefined && def.subresources.includes('status'))
-      return FieldSet.of([fieldElement('status')]);
-    return FieldSet.empty();
+    if (subresource === 'status') return IGNORED_ON_STATUS;
+    if (subresource === undefined && def.subresources.includes('status')) return IGNORED_ON_OBJECT;
+    return IGNORED_NOTHING;
   }
 
   private ownedBy(set: FieldSet, ignored: FieldSet): FieldSet {
@@ -300,12 +307,12 @@ export class FieldManager {
     const ignored = this.ignored(w.def, w.subresource);
     let cmp: Comparison;
     try {
-      cmp = compare(withoutManagedFields(live) ?? {}, withoutManagedFields(next), type);
+      cmp = compare(live ?? {}, next, type, ignored);
     } catch {
       return encodeManagedFields(owners);
     }
-    const changed = this.ownedBy(cmp.added.union(cmp.modified), ignored);
-    const removed = cmp.removed.recursiveDifference(ignored);
+    const changed = cmp.added.union(cmp.modified);
+    const removed = cmp.removed;
     if (changed.empty && removed.empty) return encodeManagedFields(owners);
     for (const [id, o] of owners) {
       const set = o.set.difference(changed).difference(removed);
@@ -432,8 +439,8 @@ export class FieldManager {
         for (const o of next.values()) everyone = everyone.union(o.set);
         merged = removeDisowned(merged, type, last, everyone, applied) as Obj;
       }
-      const cmp = compare(liveValue, merged, type);
-      const changed = cmp.added.union(cmp.modified).recursiveDifference(ignored);
+      const cmp = compare(liveValue, merged, type, ignored);
+      const changed = cmp.added.union(cmp.modified);
       const conflicts: { owner: Owner; at: FieldPath; path: string }[] = [];
       for (const [id, o] of next) {
         if (id === myId) continue;
@@ -441,7 +448,7 @@ export class FieldManager {
           conflicts.push({ owner: o, at, path: pathToString(at) });
       }
       if (conflicts.length && !forced) return { conflicts, merged, next };
-      const removed = cmp.removed.recursiveDifference(ignored);
+      const removed = cmp.removed;
       for (const [id, o] of next) {
         if (id === myId) continue;
         const set = o.set.difference(changed).difference(removed);

@@ -79,7 +79,7 @@ function prune(n: Node): boolean {
   return n.member || n.children.size > 0;
 }
 
-/** A set of field paths; immutable from outside (every operation returns a new set). */
+/** A set of field paths; immutable from outside (every operation returns a new set, sharing nothing it changes). */
 export class FieldSet {
   private readonly root: Node;
 
@@ -97,6 +97,19 @@ export class FieldSet {
     const s = FieldSet.empty();
     for (const p of paths) s.insertInPlace(p);
     return s;
+  }
+
+  /** A set built by one pass that adds paths (cheaper than {@link FieldSet.with} for many paths). */
+  static collect(visit: (add: (path: FieldPath) => void) => void): FieldSet {
+    const s = FieldSet.empty();
+    visit((path) => s.insertInPlace(path));
+    return s;
+  }
+
+  /** A set filled path by path, then handed out once with `done()`. */
+  static builder(): { add(path: FieldPath): void; done(): FieldSet } {
+    const s = FieldSet.empty();
+    return { add: (path) => s.insertInPlace(path), done: () => s };
   }
 
   /**
@@ -178,7 +191,8 @@ export class FieldSet {
   /** The subset below `pe` (paths relative to it); the member flag of `pe` itself is not kept. */
   child(pe: PathElement): FieldSet {
     const n = this.root.children.get(pe);
-    return new FieldSet(n ? { member: false, children: cloneNode(n).children } : newNode());
+    // Shares the nodes: no operation changes a set once built.
+    return n ? new FieldSet({ member: false, children: n.children }) : EMPTY;
   }
 
   /** The path elements directly below the root that hold something. */
@@ -270,3 +284,5 @@ export class FieldSet {
     return JSON.stringify(this.toFieldsV1()) === JSON.stringify(other.toFieldsV1());
   }
 }
+
+const EMPTY = FieldSet.empty();

@@ -88,25 +88,57 @@ const BUILTIN_ALWAYS_PRESENT = new Set([
  * @param path the field names from the object's root (list items are transparent)
  */
 export function builtinFieldType(path: readonly string[] = []): FieldType {
+  if (path.length === 0) return BUILTIN_ROOT;
+  let t = BUILTIN_ROOT;
+  for (const name of path) t = t.field(name);
+  return t;
+}
+
+function makeBuiltinFieldType(path: readonly string[]): FieldType {
   const last = path[path.length - 1];
-  return {
+  let list: ListSemantics | undefined;
+  const children = new Map<string, FieldType>();
+  let self: FieldType;
+  self = {
     list() {
-      if (last === 'ports') {
-        const parent = path[path.length - 2];
-        if (parent === 'containers' || parent === 'initContainers' || parent === 'ephemeralContainers')
-          return byKeys(['containerPort', 'protocol'], TCP);
-        if (path.length === 2 && parent === 'spec') return byKeys(['port', 'protocol'], TCP);
-        return ATOMIC;
-      }
-      if (last === 'conditions' && path.length !== 2) return ATOMIC;
-      if (last === 'finalizers' && path[0] !== 'metadata') return ATOMIC;
-      return (last !== undefined && BUILTIN_LISTS[last]) || ATOMIC;
+      list ??= builtinList(path, last);
+      return list;
     },
     atomicObject: () => last !== undefined && BUILTIN_ATOMIC_OBJECTS.has(last),
     alwaysPresent: () => last !== undefined && BUILTIN_ALWAYS_PRESENT.has(last),
-    field: (name) => builtinFieldType([...path, name]),
-    item: () => builtinFieldType(path),
+    field(name) {
+      let c = children.get(name);
+      if (!c) {
+        c = makeBuiltinFieldType([...path, name]);
+        children.set(name, c);
+      }
+      return c;
+    },
+    item: () => self,
   };
+  return self;
+}
+
+/** The root of the built-in kinds' types; each place is made once and kept (their set of paths is small). */
+const BUILTIN_ROOT = makeBuiltinFieldType([]);
+
+function builtinList(path: readonly string[], last: string | undefined): ListSemantics {
+  if (last === 'ports') {
+    const parent = path[path.length - 2];
+    if (parent === 'containers' || parent === 'initContainers' || parent === 'ephemeralContainers')
+      return byKeys(['containerPort', 'protocol'], TCP);
+    if (path.length === 2 && parent === 'spec') return byKeys(['port', 'protocol'], TCP);
+    return ATOMIC;
+  }
+  if (last === 'conditions' && path.length !== 2) return ATOMIC;
+  if (last === 'addresses')
+    return path.length === 2 && path[0] === 'status'
+      ? BUILTIN_LISTS.addresses!
+      : path[0] === 'endpoints'
+        ? SET
+        : ATOMIC;
+  if (last === 'finalizers' && path[0] !== 'metadata') return ATOMIC;
+  return (last !== undefined && BUILTIN_LISTS[last]) || ATOMIC;
 }
 
 /** An OpenAPI v3 schema, as much of it as merging reads. */

@@ -99,91 +99,102 @@ const granularList = (t: FieldType): ListSemantics | undefined => {
  * @throws TypedValueError on an item that has no key
  */
 export function toFieldSet(value: unknown, type: FieldType): FieldSet {
-  let out = FieldSet.empty();
-  const walk = (v: unknown, t: FieldType, path: PathElement[]): void => {
-    if (isObject(v) && !t.atomicObject()) {
-      for (const [k, child] of Object.entries(v)) {
-        if (child === undefined) continue;
-        const p = [...path, fieldElement(k)];
-        const ct = t.field(k);
-        walk(child, ct, p);
-        if (child === null || (isObject(child) && Object.keys(child).length === 0)) out = out.with(p);
-      }
-      return;
-    }
-    if (Array.isArray(v)) {
-      const list = granularList(t);
-      if (!list) {
-        out = out.with(path);
+  return FieldSet.collect((add) => {
+    const walk = (v: unknown, t: FieldType, path: PathElement[]): void => {
+      if (isObject(v) && !t.atomicObject()) {
+        for (const [k, child] of Object.entries(v)) {
+          if (child === undefined) continue;
+          const p = [...path, fieldElement(k)];
+          const ct = t.field(k);
+          walk(child, ct, p);
+          if (child === null || (isObject(child) && Object.keys(child).length === 0)) add(p);
+        }
         return;
       }
-      const { order, byElement } = indexItems(list, v, path, true);
-      for (const pe of order) {
-        const p = [...path, pe];
-        walk(byElement.get(pe), t.item(), p);
-        out = out.with(p);
+      if (Array.isArray(v)) {
+        const list = granularList(t);
+        if (!list) {
+          add(path);
+          return;
+        }
+        const { order, byElement } = indexItems(list, v, path, true);
+        for (const pe of order) {
+          const p = [...path, pe];
+          walk(byElement.get(pe), t.item(), p);
+          add(p);
+        }
+        return;
       }
-      return;
-    }
-    if (path.length) out = out.with(path);
-  };
-  walk(value, type, []);
-  return out;
+      if (path.length) add(path);
+    };
+    walk(value, type, []);
+  });
 }
 
 /**
  * Compares two values as structured-merge-diff does: changed leaves are modified, new leaves and new
  * containers (objects, list items) added, vanished ones removed. A container both sides lack or leave empty is
  * compared as a leaf.
+ * @param skip subtrees not compared (ignored fields such as status, metadata.managedFields)
  */
-export function compare(lhs: unknown, rhs: unknown, type: FieldType): Comparison {
-  let added = FieldSet.empty();
-  let modified = FieldSet.empty();
-  let removed = FieldSet.empty();
-  const leaf = (l: unknown, r: unknown, path: FieldPath) => {
+export function compare(lhs: unknown, rhs: unknown, type: FieldType, skip?: FieldSet): Comparison {
+  const added = FieldSet.builder();
+  const modified = FieldSet.builder();
+  const removed = FieldSet.builder();
+  const path: PathElement[] = [];
+  const leaf = (l: unknown, r: unknown) => {
     if (!path.length) return;
-    if (l === undefined) added = added.with(path);
-    else if (r === undefined) removed = removed.with(path);
-    else if (!deepEqual(l, r)) modified = modified.with(path);
+    if (l === undefined) added.add(path);
+    else if (r === undefined) removed.add(path);
+    else if (!deepEqual(l, r)) modified.add(path);
   };
-  const walk = (l: unknown, r: unknown, t: FieldType, path: PathElement[]): void => {
+  const step = (pe: PathElement, l: unknown, r: unknown, t: FieldType, skipBelow: FieldSet | undefined) => {
+    if (skipBelow?.childIsMember(pe)) return;
+    path.push(pe);
+    walk(l, r, t, skipBelow && skipBelow.hasPrefix([pe]) ? skipBelow.child(pe) : undefined);
+    path.pop();
+  };
+  const walk = (l: unknown, r: unknown, t: FieldType, skipHere: FieldSet | undefined): void => {
     if (l === undefined && r === undefined) return;
     const objects = (l === undefined || isObject(l)) && (r === undefined || isObject(r));
     const lists = (l === undefined || Array.isArray(l)) && (r === undefined || Array.isArray(r));
     if (objects && !t.atomicObject()) {
       const lo = l as Obj | undefined;
       const ro = r as Obj | undefined;
-      if (Object.keys(lo ?? {}).length === 0 && Object.keys(ro ?? {}).length === 0) {
-        leaf(l, r, path);
+      const lk = lo ? Object.keys(lo) : [];
+      const rk = ro ? Object.keys(ro) : [];
+      if (lk.length === 0 && rk.length === 0) {
+        leaf(l, r);
         return;
       }
-      const keys = new Set([...Object.keys(lo ?? {}), ...Object.keys(ro ?? {})]);
-      for (const k of keys) walk(lo?.[k], ro?.[k], t.field(k), [...path, fieldElement(k)]);
+      for (const k of lk) step(fieldElement(k), lo![k], ro?.[k], t.field(k), skipHere);
+      for (const k of rk)
+        if (!lo || !Object.hasOwn(lo, k)) step(fieldElement(k), undefined, ro![k], t.field(k), skipHere);
     } else if (lists && t.list().type !== 'atomic') {
       const la = l as unknown[] | undefined;
       const ra = r as unknown[] | undefined;
       if ((la ?? []).length === 0 && (ra ?? []).length === 0) {
-        leaf(l, r, path);
+        leaf(l, r);
         return;
       }
       const list = t.list();
       const left = indexItems(list, la, path, false);
       const right = indexItems(list, ra, path, false);
-      for (const pe of right.order)
-        walk(left.byElement.get(pe), right.byElement.get(pe), t.item(), [...path, pe]);
+      const item = t.item();
+      for (const pe of right.order) step(pe, left.byElement.get(pe), right.byElement.get(pe), item, skipHere);
       for (const pe of left.order)
-        if (!right.byElement.has(pe)) walk(left.byElement.get(pe), undefined, t.item(), [...path, pe]);
+        if (!right.byElement.has(pe)) step(pe, left.byElement.get(pe), undefined, item, skipHere);
     } else {
-      leaf(l, r, path);
+      leaf(l, r);
       return;
     }
     // A container that appeared or vanished is itself added or removed.
     if (!path.length) return;
-    if (l === undefined && !t.alwaysPresent()) added = added.with(path);
-    else if (r === undefined) removed = removed.with(path);
+    if (l === undefined && !t.alwaysPresent()) added.add(path);
+    else if (r === undefined) removed.add(path);
   };
-  walk(lhs, rhs, type, []);
-  return { added, modified, removed };
+  walk(lhs, rhs, type, skip);
+  return { added: added.done(), modified: modified.done(), removed: removed.done() };
 }
 
 /**

@@ -120,7 +120,11 @@ class Model {
 
   ownership(): Record<string, string[]> {
     const out: Record<string, string[]> = {};
-    for (const [path, owners] of this.owners) for (const o of owners) (out[o] ??= []).push(path);
+    for (const [path, owners] of this.owners)
+      for (const o of owners) {
+        out[o] ??= [];
+        out[o].push(path);
+      }
     for (const o of Object.keys(out)) out[o]!.sort();
     return out;
   }
