@@ -5,6 +5,7 @@ import { listerWatcher } from '../../streams/api-client.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { PODS } from '../../streams/resources.ts';
 import { apiserverCommand } from '../apiserver/command.ts';
+import { controllerManagerCommand } from '../controller-manager/command.ts';
 import { kubeletCommand } from '../kubelet/command.ts';
 import { podConfigCommand } from '../kubelet/pod-config-command.ts';
 import { leaderElectCommand } from '../leader-election/command.ts';
@@ -24,4 +25,5 @@ export const commands: (() => Command)[] = [
   () => leaderElectCommand(),
   () => kubeletCommand(),
   () => schedulerCommand(),
+  () => controllerManagerCommand(),
 ];
