@@ -134,4 +134,47 @@ describe('sidecar containers (restartPolicy Always init containers)', () => {
     }
     expect(lines).toEqual(['app', 'second', 'first']);
   }, 30_000);
+
+  it('waits for a sidecar’s startup probe before starting the app', async () => {
+    const ready = join(dir, 'ready');
+    await create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'slow-sidecar', namespace: 'default' },
+      spec: {
+        nodeName: NODE,
+        restartPolicy: 'Never',
+        terminationGracePeriodSeconds: 2,
+        initContainers: [
+          sh('slow', `sleep 1.5; touch ${ready}; while true; do sleep 0.1; done`, {
+            restartPolicy: 'Always',
+            startupProbe: {
+              exec: { command: ['test', '-f', ready] },
+              periodSeconds: 1,
+              failureThreshold: 30,
+            },
+          }),
+        ],
+        containers: [
+          sh('app', `if test -f ${ready}; then echo after-startup; else echo too-early; exit 1; fi`),
+        ],
+      },
+    });
+    const waitingPod = await waitForPod(
+      cluster.api,
+      'slow-sidecar',
+      (p) => p?.status?.initContainerStatuses?.[0]?.state?.running !== undefined,
+      'the sidecar running',
+    );
+    expect(waitingPod?.status?.initContainerStatuses?.[0]?.started).not.toBe(true);
+    const done = await waitForPod(
+      cluster.api,
+      'slow-sidecar',
+      (p) => p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed',
+      'the pod to finish',
+      20_000,
+    );
+    expect(done?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(0);
+    expect(done?.status?.phase).toBe('Succeeded');
+  }, 30_000);
 });
