@@ -227,10 +227,12 @@ export class ObjectStore {
     return this.apply(resource, key, type, object, rv, true, json);
   }
 
-  /** Loads one stored object at start, outside the history. */
-  load(resource: string, key: string, rv: number, json: string): void {
-    const object = JSON.parse(json) as KubeObject;
-    this.mapOf(resource).set(key, { object, json, rv });
+  /**
+   * Loads one stored object at start, outside the history.
+   * @param object `json` parsed, when the caller has it already
+   */
+  load(resource: string, key: string, rv: number, json: string, object?: KubeObject): void {
+    this.mapOf(resource).set(key, { object: object ?? (JSON.parse(json) as KubeObject), json, rv });
   }
 
   /** After {@link load}: the store's rv (a watch or exact list can start here, not earlier). */

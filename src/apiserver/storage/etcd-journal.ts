@@ -144,8 +144,11 @@ export class EtcdJournal implements Journal {
           object.metadata?.namespace !== undefined && object.metadata.namespace !== '',
         );
         const rv = Number(kv.mod_revision);
-        const stamped = object.metadata?.resourceVersion === String(rv) ? json : restamp(object, rv);
-        this.store.load(resource, key, rv, stamped);
+        if (object.metadata?.resourceVersion === String(rv)) this.store.load(resource, key, rv, json, object);
+        else {
+          const stamped = stampedObject(object, rv);
+          this.store.load(resource, key, rv, JSON.stringify(stamped), stamped);
+        }
         objects++;
       }
       if (!page.more || page.kvs.length === 0) break;
@@ -382,8 +385,4 @@ interface EtcdKv {
 
 function stampedObject(object: KubeObject, rv: number): KubeObject {
   return { ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } };
-}
-
-function restamp(object: KubeObject, rv: number): string {
-  return JSON.stringify(stampedObject(object, rv));
 }

@@ -83,23 +83,20 @@ export class SqliteJournal implements Journal {
 
   /** Replays old journal records into the (empty) database in one transaction. */
   private migrate(records: readonly JournalRecord[]): number {
-    const scratch = new Map<string, string>();
+    const scratch = new Map<string, { json: string; rv: number }>();
     let rv = 0;
     for (const r of records) {
       rv = Math.max(rv, r.rv);
       if (r.type === 'RV') continue;
       const id = `${r.resource}\u0000${r.key}`;
       if (r.type === 'DELETED') scratch.delete(id);
-      else scratch.set(id, JSON.stringify(r.object));
+      else scratch.set(id, { json: JSON.stringify(r.object), rv: r.rv });
     }
     this.db.exec('BEGIN');
     try {
-      for (const [id, json] of scratch) {
+      for (const [id, object] of scratch) {
         const [resource, key] = id.split('\u0000') as [string, string];
-        const objectRv = Number(
-          (JSON.parse(json) as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? rv,
-        );
-        this.upsert.run(resource, key, objectRv, json);
+        this.upsert.run(resource, key, object.rv, object.json);
       }
       if (rv > 0)
         this.db
