@@ -10,13 +10,19 @@ function isNotFound(error: unknown): boolean {
   return e?.statusCode === 404 || e?.reason === 'NotFound';
 }
 
-/** The DisruptionTarget condition a victim gets before its deletion. */
-export function preemptionCondition(preemptor: Pod): PodCondition {
+/**
+ * The DisruptionTarget condition a victim gets before its deletion; with `now` (ms) it carries
+ * lastTransitionTime, as upstream's UpdatePodCondition sets it on a new condition.
+ */
+export function preemptionCondition(preemptor: Pod, now?: number): PodCondition {
   return {
     type: 'DisruptionTarget',
     status: 'True',
     reason: 'PreemptionByScheduler',
     message: `${preemptor.spec.schedulerName ?? 'default-scheduler'}: preempting to accommodate a higher priority pod`,
+    ...(now !== undefined
+      ? { lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') }
+      : {}),
   };
 }
 
@@ -51,7 +57,7 @@ export async function preemptVictim(
     victim.metadata.uid && handle.rejectWaitingPod(victim.metadata.uid, plugin, 'preempted'),
   );
   if (!waiting) {
-    const condition = preemptionCondition(preemptor);
+    const condition = preemptionCondition(preemptor, handle.scheduler.now());
     try {
       if (!hasCondition(victim, condition)) await handle.api.patchPodCondition(victim, condition, signal);
       await handle.api.deletePod(victim, signal);

@@ -149,6 +149,8 @@ describe('DefaultPreemption PostFilter', () => {
       status: 'True',
       reason: 'PreemptionByScheduler',
       message: 'default-scheduler: preempting to accommodate a higher priority pod',
+      // the bench's virtual clock starts at 0
+      lastTransitionTime: '1970-01-01T00:00:00Z',
     });
     for (const victim of ['small', 'big']) {
       const verbs = bench.calls.filter((c) => c.pod === victim).map((c) => c.verb);

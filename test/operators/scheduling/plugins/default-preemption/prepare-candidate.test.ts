@@ -19,6 +19,7 @@ function handleWith(api: SchedulerApi, waiting: string[] = []): FrameworkHandle 
   return {
     api,
     logger: silentLogger,
+    scheduler: { now: () => Date.UTC(2026, 0, 2, 3, 4, 5, 678) },
     rejectWaitingPod: (uid: string) => waiting.includes(uid),
     nominatedPodsForNode: () => [],
   } as unknown as FrameworkHandle;
@@ -40,6 +41,13 @@ describe('preemptVictim', () => {
       'node1',
     );
     expect(lines(calls)).toEqual(['patchPodCondition v', 'deletePod v', 'recordEvent v']);
+    expect(calls[0]!.arg).toEqual({
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'PreemptionByScheduler',
+      message: 'default-scheduler: preempting to accommodate a higher priority pod',
+      lastTransitionTime: '2026-01-02T03:04:05Z',
+    });
     expect(calls[2]!.arg).toEqual({
       type: 'Normal',
       reason: 'Preempted',
