@@ -19,7 +19,12 @@ describe('parseResourceMetrics', () => {
       {
         pod,
         container,
-        stats: { cpuUsageCoreNanoSeconds: 2.5e9, memoryWorkingSetBytes: 1024 * 1024, at: AT },
+        stats: {
+          containerId: 'c1',
+          cpuUsageCoreNanoSeconds: 2.5e9,
+          memoryWorkingSetBytes: 1024 * 1024,
+          at: AT,
+        },
       },
     ]);
     const batch = parseResourceMetrics(text, 0);
