@@ -150,6 +150,26 @@ function countRules(
     out.push(fieldError.invalid(path, count, `${named(path)} in body should have at least ${min} ${unit}`));
 }
 
+/** `x-kubernetes-list-type` set (no repeated item) and map (every key present, no repeated key tuple). */
+function listTypeRules(value: unknown[], s: JSONSchemaProps, path: string, out: StatusCause[]): void {
+  const type = s['x-kubernetes-list-type'];
+  if (type !== 'set' && type !== 'map') return;
+  const keys = s['x-kubernetes-list-map-keys'] ?? [];
+  const seen: unknown[] = [];
+  value.forEach((item, i) => {
+    let identity: unknown = item;
+    if (type === 'map') {
+      if (!isJsonObject(item)) return;
+      const missing = keys.filter((k) => !(k in item) && s.items?.properties?.[k]?.default === undefined);
+      for (const k of missing) out.push(fieldError.required(`${path}[${i}].${k}`));
+      if (missing.length) return;
+      identity = Object.fromEntries(keys.map((k) => [k, item[k] ?? s.items?.properties?.[k]?.default]));
+    }
+    if (seen.some((x) => jsonEqual(x, identity))) out.push(fieldError.duplicate(`${path}[${i}]`, identity));
+    else seen.push(identity);
+  });
+}
+
 function arrayRules(value: unknown[], s: JSONSchemaProps, path: string, out: StatusCause[]): void {
   countRules(value.length, s.maxItems, s.minItems, 'items', path, out);
   if (s.uniqueItems) {
@@ -159,6 +179,7 @@ function arrayRules(value: unknown[], s: JSONSchemaProps, path: string, out: Sta
         break;
       }
   }
+  listTypeRules(value, s, path, out);
   if (s.items)
     value.forEach((item, i) => {
       walk(item, s.items!, `${path}[${i}]`, out);

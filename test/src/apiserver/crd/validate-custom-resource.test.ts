@@ -193,6 +193,25 @@ describe('validateCustomResource', () => {
       ],
     ],
     [
+      'a repeated item of a set',
+      spec({ l: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } }),
+      { spec: { l: ['a', 'b', 'a'] } },
+      ['spec.l[2]: Duplicate value: "a"'],
+    ],
+    [
+      'a repeated key of a map list, and a missing key',
+      spec({
+        l: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: obj({ name: { type: 'string' }, v: { type: 'integer' } }),
+        },
+      }),
+      { spec: { l: [{ name: 'a', v: 1 }, { v: 2 }, { name: 'a', v: 3 }] } },
+      ['spec.l[1].name: Required value', 'spec.l[2]: Duplicate value: {"name":"a"}'],
+    ],
+    [
       'anyOf with no match',
       spec({ v: { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['auto'] }] } }),
       { spec: { v: 'manual' } },
