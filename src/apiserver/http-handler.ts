@@ -382,6 +382,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     method: string,
   ): Promise<void> => {
     const { def, namespace, name, subresource } = t;
+    if (def.deprecationWarning) res.appendHeader('Warning', warningHeaderValue(def.deprecationWarning));
     const dryRun = q.get('dryRun') === 'All';
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
     // Who writes (metadata.managedFields) and server-side apply's force.

@@ -68,6 +68,8 @@ export interface ResourceDef {
   patchTypes?: readonly string[];
   /** Creates are refused with 405 (the resource's CRD is being deleted). */
   terminating?: boolean;
+  /** Sent as a Warning header with every request to this row (a deprecated CRD version). */
+  deprecationWarning?: string;
 }
 
 type Obj = Record<string, unknown>;

@@ -136,9 +136,21 @@ function row(
     present: (o) => presentAs(o, apiVersion, schema),
     patchTypes: CUSTOM_RESOURCE_PATCH_TYPES,
     terminating,
+    ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? deprecationOf(crd, v) } : {}),
   };
   schemas.set(def, schema);
   return def;
+}
+
+/** Upstream's default warning for a deprecated version: it names the preferred version that is not deprecated. */
+function deprecationOf(crd: CustomResourceDefinition, v: CrdVersion): string {
+  const group = crd.spec.group ?? '';
+  const kind = crd.spec.names?.kind ?? '';
+  const better = (crd.spec.versions ?? [])
+    .filter((x) => x.served && !x.deprecated && x.name)
+    .sort((a, b) => compareVersionPriority(a.name!, b.name!))[0];
+  const base = `${group}/${v.name} ${kind} is deprecated`;
+  return better ? `${base}; use ${group}/${better.name} ${kind}` : base;
 }
 
 function withoutMetadata(schema: JSONSchemaProps): Record<string, JSONSchemaProps> | undefined {

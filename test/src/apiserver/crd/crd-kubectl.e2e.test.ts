@@ -133,7 +133,7 @@ describe.skipIf(!KUBECTL)('kubectl with CustomResourceDefinitions', () => {
   });
 
   it('shows the printer columns, by short name and in the all category', async () => {
-    await ok([
+    const applied = await kubectl([
       'apply',
       '-f',
       file(
@@ -141,6 +141,7 @@ describe.skipIf(!KUBECTL)('kubectl with CustomResourceDefinitions', () => {
         'apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: large, replicas: 3}\n',
       ),
     ]);
+    expect(applied.code, applied.stderr).toBe(0);
     const table = await ok(['get', 'wd']);
     expect(table.split('\n')[0]).toMatch(/^NAME\s+SIZE\s+REPLICAS\s+PHASE\s+AGE$/);
     expect(table).toMatch(/w1\s+small\s+1\s+\d+s/);
@@ -152,8 +153,10 @@ describe.skipIf(!KUBECTL)('kubectl with CustomResourceDefinitions', () => {
     expect(await ok(['get', 'widgets', '-l', 'app=toy', '-o', 'name'])).toBe('widget.example.com/w1\n');
   });
 
-  it('serves every version, apiVersion rewritten (conversion None)', async () => {
-    const beta = JSON.parse(await ok(['get', 'widgets.v1beta1.example.com', 'w2', '-o', 'json']));
+  it('serves every version, apiVersion rewritten (conversion None); a deprecated one warns', async () => {
+    const got = await kubectl(['get', 'widgets.v1beta1.example.com', 'w2', '-o', 'json']);
+    expect(got.stderr).toBe('Warning: example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget\n');
+    const beta = JSON.parse(got.stdout);
     expect(beta.apiVersion).toBe('example.com/v1beta1');
     const ga = JSON.parse(await ok(['get', 'widgets.v1.example.com', 'w2', '-o', 'json']));
     expect(ga.apiVersion).toBe('example.com/v1');

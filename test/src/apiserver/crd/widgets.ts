@@ -19,6 +19,7 @@ export const WIDGET_CRD = {
       name,
       served: true,
       storage: name === 'v1',
+      deprecated: name === 'v1beta1',
       schema: {
         openAPIV3Schema: {
           type: 'object',
