@@ -1,8 +1,16 @@
 // The OpenAPI schemas of every built-in kind, generated from the protobuf message tables plus field-notes.ts.
-import type { FieldSpec, MessageSpec, Scalar, Special, ValueType } from '../protobuf/message-table.ts';
-import { MESSAGES } from '../protobuf/messages.ts';
+import {
+  type FieldSpec,
+  type MessageSpec,
+  MessageTable,
+  type Scalar,
+  type Special,
+  type ValueType,
+} from '../protobuf/message-table.ts';
+import { MESSAGE_PACKAGES } from '../protobuf/messages.ts';
 import { protobufKinds } from '../protobuf/protobuf-kinds.ts';
 import { LIST_MERGE_KEYS } from '../strategic-merge-patch.ts';
+import { APIEXTENSIONS_V1 } from './apiextensions-v1.ts';
 import { FIELD_DESCRIPTIONS, KIND_DESCRIPTIONS, LIST_NOTES, type ListNote } from './field-notes.ts';
 import { type JsonSchema, refTo } from './json-schema.ts';
 
@@ -14,6 +22,33 @@ export interface Gvk {
 }
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+
+/** The protobuf packages, plus apiextensions/v1 (described here) unless the protobuf tables have it. */
+const PACKAGES = MESSAGE_PACKAGES.some((p) => p.name === APIEXTENSIONS_V1.name)
+  ? MESSAGE_PACKAGES
+  : [...MESSAGE_PACKAGES, APIEXTENSIONS_V1];
+
+/** Kinds described only here, not (yet) served in protobuf. */
+const EXTRA_KINDS = [
+  {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    message: 'apiextensions/v1.CustomResourceDefinition',
+  },
+  {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinitionList',
+    message: 'apiextensions/v1.CustomResourceDefinitionList',
+  },
+];
+
+let table: MessageTable | undefined;
+
+/** Every message the schemas are generated from, compiled once. */
+function messages(): MessageTable {
+  table ??= new MessageTable(PACKAGES);
+  return table;
+}
 
 /** The schema names and schemas of the messages that have their own JSON form. */
 const SPECIALS: Readonly<Record<Special, readonly [string, JsonSchema]>> = {
@@ -78,7 +113,9 @@ const SCALARS: Readonly<Record<Scalar, JsonSchema>> = {
 /** `core/v1.Pod` → `io.k8s.api.core.v1.Pod`; `meta/v1.ObjectMeta` → `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`. */
 export function schemaNameOfMessage(message: string): string {
   const [pkg = '', name = ''] = message.split('.');
-  return pkg === 'meta/v1' ? `${META}.${name}` : `io.k8s.api.${pkg.replace('/', '.')}.${name}`;
+  if (pkg === 'meta/v1') return `${META}.${name}`;
+  if (pkg === 'apiextensions/v1') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.${name}`;
+  return `io.k8s.api.${pkg.replace('/', '.')}.${name}`;
 }
 
 function shortName(message: string): string {
@@ -88,7 +125,7 @@ function shortName(message: string): string {
 function valueSchema(value: ValueType): JsonSchema {
   if (value.kind === 'scalar') return { ...SCALARS[value.scalar] };
   if (value.kind === 'special') return refTo(SPECIALS[value.special][0]);
-  const m = MESSAGES.get(value.message);
+  const m = messages().get(value.message);
   if (m.wrapper) return fieldSchema(m, m.fields[0]!);
   return refTo(schemaNameOfMessage(value.message));
 }
@@ -101,7 +138,7 @@ function listNote(owner: MessageSpec, f: FieldSpec): ListNote | undefined {
   if (!smp) return undefined;
   if ('set' in smp) return f.value.kind === 'scalar' ? { type: 'set' } : undefined;
   if (f.value.kind !== 'message') return undefined;
-  const element = MESSAGES.get(f.value.message);
+  const element = messages().get(f.value.message);
   return element.fields.some((x) => x.json === smp.key) ? { type: 'map', keys: [smp.key] } : undefined;
 }
 
@@ -143,7 +180,7 @@ function fieldSchema(owner: MessageSpec, f: FieldSpec): JsonSchema {
 function addFields(m: MessageSpec, properties: Record<string, JsonSchema>, required: string[]): void {
   for (const f of m.fields) {
     if (f.inline && f.value.kind === 'message') {
-      addFields(MESSAGES.get(f.value.message), properties, required);
+      addFields(messages().get(f.value.message), properties, required);
       continue;
     }
     properties[f.json] = fieldSchema(m, f);
@@ -198,8 +235,10 @@ export function gvkKey(group: string, version: string, kind: string): string {
 function build(): BuiltinSchemas {
   const gvksByMessage = new Map<string, Gvk[]>();
   const kinds = new Map<string, string>();
+  const served = protobufKinds();
   const topLevel = [
-    ...protobufKinds(),
+    ...served,
+    ...EXTRA_KINDS.filter((k) => !served.some((p) => p.apiVersion === k.apiVersion && p.kind === k.kind)),
     { apiVersion: 'v1', kind: 'Status', message: 'meta/v1.Status' },
     { apiVersion: 'v1', kind: 'DeleteOptions', message: 'meta/v1.DeleteOptions' },
   ];
@@ -216,8 +255,8 @@ function build(): BuiltinSchemas {
     type: 'object',
     description: 'The body of a PATCH request, in the form its Content-Type names.',
   });
-  for (const message of MESSAGES.names()) {
-    const m = MESSAGES.get(message);
+  for (const message of messages().names()) {
+    const m = messages().get(message);
     if (m.wrapper) continue;
     schemas.set(schemaNameOfMessage(message), messageSchema(m, gvksByMessage.get(message)));
   }

@@ -27,6 +27,8 @@ export const LIST_NOTES: Readonly<Record<string, ListNote>> = {
   'NamespaceSpec.finalizers': { type: 'atomic' },
   'ObjectMeta.ownerReferences': { type: 'map', keys: ['uid'] },
   'ObjectMeta.managedFields': { type: 'atomic' },
+  'JSONSchemaProps.x-kubernetes-validations': { type: 'map', keys: ['rule'] },
+  'CustomResourceDefinitionSpec.versions': { type: 'atomic' },
 };
 
 /** Descriptions of fields by JSON name, whatever message they are in (our own words). */
