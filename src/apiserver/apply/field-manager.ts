@@ -1,9 +1,10 @@
 // The field manager: records metadata.managedFields on every write and performs server-side apply with conflicts.
 import type { KubeObject } from '../../../operators/types.ts';
 import { ApiStatusError, badRequest } from '../api-status.ts';
+import { customResourceSchemaOf } from '../crd/custom-resource-rows.ts';
 import { apiVersionOf, type ResourceDef } from '../resource-table.ts';
 import { type FieldPath, FieldSet, fieldElement, pathToString } from './field-set.ts';
-import { builtinFieldType, type FieldType } from './field-type.ts';
+import { builtinFieldType, customResourceFieldType, type FieldType } from './field-type.ts';
 import {
   type Comparison,
   compare,
@@ -258,11 +259,11 @@ export interface FieldWrite {
  * (merge by the declared list types, conflicts, force, removal of fields an applier stopped applying).
  */
 export class FieldManager {
-  private schemas: ((def: ResourceDef) => FieldType | undefined)[] = [];
+  private schemas: ((def: ResourceDef) => FieldType | undefined)[] = [customResourceTypes];
 
   /**
-   * Adds a source of merge types (CRD structural schemas, published OpenAPI); the first that knows a resource
-   * wins; built-in kinds fall back to the table of {@link builtinFieldType}.
+   * Adds a source of merge types (published OpenAPI, say); custom resources' CRD schemas come first, then these
+   * in order; built-in kinds fall back to the table of {@link builtinFieldType}.
    */
   useSchemas(lookup: (def: ResourceDef) => FieldType | undefined): void {
     this.schemas.push(lookup);
@@ -532,6 +533,19 @@ function sameIgnoringTimes(a: ManagedFieldsEntry[], b: ManagedFieldsEntry[]): bo
         .sort(),
     );
   return strip(a) === strip(b);
+}
+
+const CUSTOM_RESOURCE_TYPES = new WeakMap<ResourceDef, FieldType>();
+
+/** A custom resource's merge types, from the structural schema of its CRD version (lists atomic unless declared). */
+function customResourceTypes(def: ResourceDef): FieldType | undefined {
+  let t = CUSTOM_RESOURCE_TYPES.get(def);
+  if (t) return t;
+  const schema = customResourceSchemaOf(def);
+  if (!schema) return undefined;
+  t = customResourceFieldType(schema);
+  CUSTOM_RESOURCE_TYPES.set(def, t);
+  return t;
 }
 
 /** Folds the oldest Update entries into "ancient-changes" buckets per apiVersion until at most ten remain. */

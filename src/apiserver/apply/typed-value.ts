@@ -151,7 +151,7 @@ export function compare(lhs: unknown, rhs: unknown, type: FieldType, skip?: Fiel
   const step = (pe: PathElement, l: unknown, r: unknown, t: FieldType, skipBelow: FieldSet | undefined) => {
     if (skipBelow?.childIsMember(pe)) return;
     path.push(pe);
-    walk(l, r, t, skipBelow && skipBelow.hasPrefix([pe]) ? skipBelow.child(pe) : undefined);
+    walk(l, r, t, skipBelow?.hasPrefix([pe]) ? skipBelow.child(pe) : undefined);
     path.pop();
   };
   const walk = (l: unknown, r: unknown, t: FieldType, skipHere: FieldSet | undefined): void => {

@@ -131,6 +131,114 @@ describe('server-side apply over HTTP', () => {
   });
 });
 
+/** A CRD whose lists are one of each kind: keyed by name, a set, and undeclared (atomic). */
+const ROUTE_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'routes.ssa.example.com' },
+  spec: {
+    group: 'ssa.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'routes', singular: 'route', kind: 'Route' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  backends: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: {
+                      type: 'object',
+                      required: ['name'],
+                      properties: { name: { type: 'string' }, weight: { type: 'integer' } },
+                    },
+                  },
+                  hosts: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+                  rules: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+describe('server-side apply of custom resources', () => {
+  let server: RunningApiServer;
+  const route = '/apis/ssa.example.com/v1/namespaces/default/routes/r';
+  const apply = (manager: string, spec: string, force = false) =>
+    request(server, 'PATCH', `${route}?fieldManager=${manager}${force ? '&force=true' : ''}`, {
+      raw: `apiVersion: ssa.example.com/v1\nkind: Route\nmetadata: {name: r}\nspec: ${spec}\n`,
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    const created = await request(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: ROUTE_CRD,
+    });
+    expect(created.status).toBe(201);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('merges the lists as the schema declares them: by key, as a set, and whole', async () => {
+    expect(
+      (await apply('a', '{backends: [{name: x, weight: 1}], hosts: [h1], rules: [r1, r2]}')).status,
+    ).toBe(201);
+    const out = await apply('b', '{backends: [{name: y, weight: 2}], hosts: [h2]}');
+    expect(out.status).toBe(200);
+    expect(out.body.spec).toEqual({
+      backends: [
+        { name: 'x', weight: 1 },
+        { name: 'y', weight: 2 },
+      ],
+      hosts: ['h1', 'h2'],
+      rules: ['r1', 'r2'],
+    });
+    const owners = Object.fromEntries(
+      out.body.metadata.managedFields.map((e: Entry) => [e.manager, e.fieldsV1]),
+    );
+    expect(owners.b).toEqual({
+      'f:spec': {
+        'f:backends': { 'k:{"name":"y"}': { '.': {}, 'f:name': {}, 'f:weight': {} } },
+        'f:hosts': { 'v:"h2"': {} },
+      },
+    });
+    expect(owners.a['f:spec']['f:rules']).toEqual({});
+  });
+
+  it('an undeclared list is atomic: a different one conflicts, and is replaced whole when forced', async () => {
+    const clash = await apply('b', '{rules: [r3]}');
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.rules');
+    const forced = await apply('b', '{backends: [{name: y, weight: 2}], hosts: [h2], rules: [r3]}', true);
+    expect(forced.body.spec.rules).toEqual(['r3']);
+  });
+
+  it('an item its applier drops goes; items of others stay', async () => {
+    const out = await apply('a', '{backends: [], hosts: [h1]}');
+    expect(out.status).toBe(200);
+    expect(out.body.spec).toEqual({
+      backends: [{ name: 'y', weight: 2 }],
+      hosts: ['h1', 'h2'],
+      rules: ['r3'],
+    });
+  });
+});
+
 describe.skipIf(!KUBECTL)('kubectl apply --server-side', () => {
   let server: RunningApiServer;
   let dir: string;
