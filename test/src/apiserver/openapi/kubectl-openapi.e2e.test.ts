@@ -90,6 +90,64 @@ describe.skipIf(!KUBECTL)('kubectl explain and --validate against the embedded A
     expect(r.stderr).toContain('field "nodeNamee" does not exist');
   });
 
+  const crd = (extra: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            description: What the widget should be.
+            properties:
+              size: {type: integer, description: How big the widget is.}
+${extra}`;
+
+  it("explains a CRD manifest's fields, refuses a typo in one, then explains the custom resource it defines", async () => {
+    const fields = await kubectl([
+      'explain',
+      'customresourcedefinitions.spec.versions.schema.openAPIV3Schema',
+    ]);
+    expect(fields.stderr).toBe('');
+    expect(fields.stdout).toMatch(/^GROUP:\s+apiextensions.k8s.io\nKIND:\s+CustomResourceDefinition\n/);
+    expect(fields.stdout).toMatch(/x-kubernetes-preserve-unknown-fields\t<boolean>/);
+    expect(fields.stdout).toMatch(/properties\t<map\[string\]JSONSchemaProps>/);
+
+    const typo = await kubectl(['apply', '-f', '-'], crd('              colour: {typ: string}\n'));
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain(
+      'unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.colour.typ"',
+    );
+
+    expect((await kubectl(['apply', '-f', '-'], crd(''))).code).toBe(0);
+    expect(
+      (await kubectl(['wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=20s']))
+        .code,
+    ).toBe(0);
+    let explained = await kubectl(['explain', 'widget.spec']);
+    for (let i = 0; i < 20 && explained.code !== 0; i++)
+      explained = await kubectl(['explain', 'widget.spec']);
+    expect(explained.stdout).toMatch(/^GROUP:\s+example.com\nKIND:\s+Widget\nVERSION:\s+v1\n/);
+    expect(explained.stdout).toContain('What the widget should be.');
+    expect(explained.stdout).toMatch(/size\t<integer>\n\s+How big the widget is./);
+    const cr = await kubectl(
+      ['apply', '-f', '-'],
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 1, colour: red}\n',
+    );
+    expect(cr.code).toBe(1);
+    expect(cr.stderr).toContain('strict decoding error: unknown field "spec.colour"');
+  });
+
   it.each([
     // [--validate value, exit code, what stderr says, the object is stored]
     [
