@@ -1,11 +1,13 @@
 // Benchmark of the embedded API server on each storage engine: creates/s, list latency, watch fan-out, restart.
 // Run: npm run bench -- apiserver   (prints a table; numbers are for this machine only)
 // Knobs: BENCH_ENGINES=memory,sqlite,etcd  BENCH_WRITES  BENCH_PODS (list)  BENCH_RESTART_OBJECTS  BENCH_WATCHERS  BENCH_EVENTS
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
 import { JOURNAL_FILE } from '../src/apiserver/file-journal.ts';
@@ -290,25 +292,50 @@ interface Stored {
   listSelected: number;
 }
 
-/** Restart time over RESTART_OBJECTS stored pods, then list latency over the PODS in one namespace. */
+/**
+ * Restart time over RESTART_OBJECTS stored pods, then list latency over the PODS in one namespace.
+ * The restarted server runs in a fresh process (as a real restart does), not in this one's heap.
+ */
 async function restartAndList(engines: Engines, engine: 'sqlite' | 'etcd'): Promise<Stored> {
   const options = await engines.options(engine);
   let firstStartMs: number | undefined;
   if (engine === 'sqlite') {
     seedSqlite(options.dataDir!);
-    const t0 = performance.now();
-    const migrating = await startApiServer(options);
-    firstStartMs = performance.now() - t0;
-    await migrating.close();
-  } else {
-    await seedEtcd(options.etcdServers![0]!, options.etcdPrefix!);
-  }
-  global.gc?.();
+    firstStartMs = (await inFreshProcess(options, false)).restartMs;
+  } else await seedEtcd(options.etcdServers![0]!, options.etcdPrefix!);
+  return {
+    ...(firstStartMs !== undefined ? { firstStartMs } : {}),
+    ...(await inFreshProcess(options, true)),
+  };
+}
+
+function inFreshProcess(options: ApiServerOptions, list: boolean): Promise<Omit<Stored, 'firstStartMs'>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, BENCH_RESTART: JSON.stringify({ options, list }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!))
+        : reject(new Error(`restart child exited with ${code}`)),
+    );
+  });
+}
+
+/** In the fresh process: start over the stored objects, time it, then time the lists. */
+async function restartChild(options: ApiServerOptions, list: boolean): Promise<Omit<Stored, 'firstStartMs'>> {
   const t0 = performance.now();
   const server = await startApiServer(options);
   const restartMs = performance.now() - t0;
   const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: server.caPem });
   try {
+    if (!list) return { restartMs, listFull: 0, listBytes: 0, listPage: 0, listSelected: 0 };
     const time = async (path: string, runs: number) => {
       let best = Number.POSITIVE_INFINITY;
       let bytes = 0;
@@ -325,7 +352,6 @@ async function restartAndList(engines: Engines, engine: 'sqlite' | 'etcd'): Prom
     const page = await time('/api/v1/namespaces/bench/pods?limit=500', 5);
     const selected = await time('/api/v1/namespaces/bench/pods?labelSelector=app%3Dapp-7', 5);
     return {
-      ...(firstStartMs !== undefined ? { firstStartMs } : {}),
       restartMs,
       listFull: full.ms,
       listBytes: full.bytes,
@@ -447,5 +473,11 @@ async function main(): Promise<void> {
   );
 }
 
-if (isMainThread) await main();
+if (process.env.BENCH_RESTART) {
+  const { options, list } = JSON.parse(process.env.BENCH_RESTART) as {
+    options: ApiServerOptions;
+    list: boolean;
+  };
+  console.log(JSON.stringify(await restartChild(options, list)));
+} else if (isMainThread) await main();
 else parentPort!.postMessage(await load(workerData as LoadJob));
