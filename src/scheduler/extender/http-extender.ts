@@ -284,34 +284,55 @@ export class HttpExtender implements Extender {
     return out;
   }
 
-  /** POSTs `args` to `<urlPrefix>/<verb>`; resolves with the decoded JSON of a 200 answer. */
+  /**
+   * POSTs `args` to `<urlPrefix>/<verb>`; resolves with the decoded JSON of a 200 answer. The request is
+   * aborted by `close()`, by `signal`, or after httpTimeout (a timer cleared when the request settles).
+   */
   #send(verb: string, args: unknown, signal?: AbortSignal): Promise<unknown> {
     const url = `${this.#url.replace(/\/+$/, '')}/${verb}`;
     const body = Buffer.from(JSON.stringify(args));
-    const signals = [this.#closed.signal, AbortSignal.timeout(this.#timeoutMs)];
-    if (signal) signals.push(signal);
-    const abort = AbortSignal.any(signals);
+    const ctl = new AbortController();
+    const sources = [this.#closed.signal, ...(signal ? [signal] : [])];
     return new Promise<unknown>((resolve, reject) => {
+      let timedOut = false;
+      const onAbort = (s: AbortSignal) => () => ctl.abort(s.reason);
+      const listeners = sources.map((s) => [s, onAbort(s)] as const);
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ctl.abort(new Error('timeout'));
+      }, this.#timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        for (const [s, l] of listeners) s.removeEventListener('abort', l);
+      };
       const fail = (error: unknown) => {
-        const reason =
-          abort.aborted && (abort.reason as Error)?.name === 'TimeoutError'
-            ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
-            : abort.aborted
-              ? String((abort.reason as Error)?.message ?? abort.reason)
-              : (error as Error).message;
+        settle();
+        const reason = timedOut
+          ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
+          : ctl.signal.aborted
+            ? String((ctl.signal.reason as Error)?.message ?? ctl.signal.reason)
+            : (error as Error).message;
         reject(new Error(`Post "${url}": ${reason}`));
       };
+      for (const [s, l] of listeners) {
+        if (s.aborted) ctl.abort(s.reason);
+        else s.addEventListener('abort', l, { once: true });
+      }
+      if (ctl.signal.aborted) {
+        fail(ctl.signal.reason);
+        return;
+      }
       let req: http.ClientRequest;
       try {
         const request = url.startsWith('https:') ? https.request : http.request;
         req = request(url, {
           method: 'POST',
           agent: this.#agent,
-          signal: abort,
+          signal: ctl.signal,
           headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
         });
       } catch (error) {
-        reject(new Error(`Post "${url}": ${(error as Error).message}`));
+        fail(error);
         return;
       }
       req.on('error', fail);
@@ -320,6 +341,7 @@ export class HttpExtender implements Extender {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', fail);
         res.on('end', () => {
+          settle();
           if (res.statusCode !== 200) {
             reject(new Error(`failed ${verb} with extender at URL ${url}, code ${res.statusCode}`));
             return;

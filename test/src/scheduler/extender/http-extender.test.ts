@@ -178,6 +178,28 @@ describe('HttpExtender over HTTP', () => {
     );
   });
 
+  it('keeps no socket or timer once its requests have ended (teardown)', async () => {
+    const handles = () =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'Timeout').length;
+    const before = handles();
+    server.handlers.filter = (body) => ({ NodeNames: body.NodeNames });
+    const ext = extender({ filterVerb: 'filter', nodeCacheCapable: true, httpTimeout: '30s' });
+    await ext.filter(pod, nodes);
+    await ext.filter(pod, nodes);
+    ext.close();
+    // sockets close on their own events; wait for them, at most a few seconds
+    for (let i = 0; i < 200 && handles() > before; i++) await new Promise((r) => setImmediate(r));
+    expect(handles()).toBeLessThanOrEqual(before);
+  });
+
+  it('fails at once after close()', async () => {
+    server.handlers.filter = () => ({ NodeNames: [] });
+    const ext = extender({ filterVerb: 'filter', nodeCacheCapable: true });
+    ext.close();
+    await expect(ext.filter(pod, nodes)).rejects.toThrow(`extender ${server.urlPrefix} closed`);
+    expect(server.requests).toHaveLength(0);
+  });
+
   describe('preemption', () => {
     const victimsOn = (node: string, ...uids: string[]) =>
       nodeInfo(
