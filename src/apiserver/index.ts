@@ -176,6 +176,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     ? startCrdController(registry, { logger: log, schemas: openApiSchemaSink(registry) })
     : undefined;
   await storage.settled();
+  crdController?.resync(); // CRDs a storage engine loaded late
 
   const auth = serverAuth(
     {

@@ -40,6 +40,8 @@ export interface CrdControllerOptions {
 export interface CrdController {
   /** Stops reacting to changes; what is served stays served. */
   stop(): void;
+  /** Looks at every stored CRD again (after a storage engine restored objects without events). */
+  resync(): void;
 }
 
 function sameCondition(a: CrdCondition | undefined, b: CrdCondition): boolean {
@@ -327,9 +329,13 @@ export function startCrdController(registry: Registry, options: CrdControllerOpt
       if (owner) enqueue(owner);
     }
   });
-  for (const key of store.current(CRD_ID).keys()) pending.add(key);
-  drain(); // CRDs restored from storage are served before the first request
+  const resync = () => {
+    for (const key of store.current(CRD_ID).keys()) pending.add(key);
+    drain();
+  };
+  resync(); // CRDs restored from storage are served before the first request
   return {
+    resync,
     stop: () => {
       stopped = true;
       unsubscribe();
