@@ -11,7 +11,13 @@ import { MESSAGE_PACKAGES } from '../protobuf/messages.ts';
 import { protobufKinds } from '../protobuf/protobuf-kinds.ts';
 import { LIST_MERGE_KEYS } from '../strategic-merge-patch.ts';
 import { APIEXTENSIONS_V1 } from './apiextensions-v1.ts';
-import { FIELD_DESCRIPTIONS, KIND_DESCRIPTIONS, LIST_NOTES, type ListNote } from './field-notes.ts';
+import {
+  FIELD_DESCRIPTIONS,
+  FIELD_ENUMS,
+  KIND_DESCRIPTIONS,
+  LIST_NOTES,
+  type ListNote,
+} from './field-notes.ts';
 import { type JsonSchema, refTo } from './json-schema.ts';
 
 /** A group/version/kind as `x-kubernetes-group-version-kind` writes it. */
@@ -171,6 +177,8 @@ function fieldSchema(owner: MessageSpec, f: FieldSpec): JsonSchema {
     const note = listNote(owner, f);
     if (note) Object.assign(s, listExtensions(note));
   } else s = value;
+  const values = FIELD_ENUMS[`${shortName(owner.name)}.${f.json}`] ?? FIELD_ENUMS[f.json];
+  if (values && s.type === 'string') s = { ...s, enum: [...values] };
   const description = describe(f);
   if (!description) return s;
   return s.$ref !== undefined ? { allOf: [s], description } : { ...s, description };

@@ -145,4 +145,55 @@ export const KIND_DESCRIPTIONS: Readonly<Record<string, string>> = {
   ClusterRole: 'A cluster-wide set of permissions.',
   RoleBinding: 'Grants the permissions of a role to subjects within a namespace.',
   ClusterRoleBinding: 'Grants the permissions of a cluster role to subjects across the cluster.',
+  CSINode: "The CSI drivers installed on a node and each driver's limits there.",
+  LeaseCandidate: 'A candidate for a coordinated leader election, with the versions it can lead.',
+  Endpoints: 'The addresses and ports behind a service (the older form of EndpointSlice).',
+  PodTemplate: 'A reusable pod template.',
+  ReplicationController:
+    'Keeps a given number of pods matching a selector running (the older form of ReplicaSet).',
+  ResourceQuota: 'Limits on the total resources a namespace may use, and their current usage.',
+  LimitRange: 'Defaults and bounds for the resources of each pod and container in a namespace.',
+  PersistentVolume: 'A piece of storage in the cluster, provisioned by an administrator or a storage class.',
+  PersistentVolumeClaim: 'A request for storage by a user, bound to a persistent volume.',
+  EndpointSlice: 'A subset of the endpoints behind a service.',
+  ControllerRevision:
+    'An immutable snapshot of state that a controller (DaemonSet, StatefulSet) can roll back to.',
+  StorageClass: 'A class of storage: the provisioner and parameters used to create volumes dynamically.',
+  CSIDriver: 'How the cluster interacts with a CSI volume driver installed on nodes.',
+  VolumeAttachment: 'The intent to attach a volume to a node, and the result.',
+  Ingress: 'Rules routing external HTTP(S) traffic to services.',
+  IngressClass: 'The controller that implements a class of ingresses.',
+  NetworkPolicy: 'The network traffic allowed to and from a set of pods.',
+  HorizontalPodAutoscaler: 'Scales a workload between bounds to keep metrics near their targets.',
+  CertificateSigningRequest: 'A request for a certificate from a signer, and the certificate issued.',
+  RuntimeClass: 'A container runtime configuration that pods can select.',
+  CustomResourceDefinition: 'Adds a custom resource to the API: its names, versions and schema.',
+};
+
+/**
+ * The values of enumerated string fields, by JSON name where the name always means the same, or by
+ * `Message.field` (unqualified message name) where it does not. kubectl explain lists them.
+ */
+export const FIELD_ENUMS: Readonly<Record<string, readonly string[]>> = {
+  imagePullPolicy: ['Always', 'IfNotPresent', 'Never'],
+  terminationMessagePolicy: ['FallbackToLogsOnError', 'File'],
+  'PodSpec.restartPolicy': ['Always', 'Never', 'OnFailure'],
+  'PodSpec.dnsPolicy': ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'],
+  'PodSpec.preemptionPolicy': ['Never', 'PreemptLowerPriority'],
+  'PodStatus.phase': ['Failed', 'Pending', 'Running', 'Succeeded', 'Unknown'],
+  'ContainerPort.protocol': ['SCTP', 'TCP', 'UDP'],
+  'ServicePort.protocol': ['SCTP', 'TCP', 'UDP'],
+  'ServiceSpec.type': ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'],
+  'ServiceSpec.sessionAffinity': ['ClientIP', 'None'],
+  'ServiceSpec.externalTrafficPolicy': ['Cluster', 'Local'],
+  'ServiceSpec.internalTrafficPolicy': ['Cluster', 'Local'],
+  'Taint.effect': ['NoExecute', 'NoSchedule', 'PreferNoSchedule'],
+  'Toleration.effect': ['NoExecute', 'NoSchedule', 'PreferNoSchedule'],
+  'Toleration.operator': ['Equal', 'Exists'],
+  'NodeSelectorRequirement.operator': ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'],
+  'DeploymentStrategy.type': ['Recreate', 'RollingUpdate'],
+  'CronJobSpec.concurrencyPolicy': ['Allow', 'Forbid', 'Replace'],
+  'JobSpec.completionMode': ['Indexed', 'NonIndexed'],
+  'PersistentVolumeClaimSpec.volumeMode': ['Block', 'Filesystem'],
+  'CustomResourceDefinitionSpec.scope': ['Cluster', 'Namespaced'],
 };

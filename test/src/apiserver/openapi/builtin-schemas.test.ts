@@ -1,5 +1,6 @@
 // Tables for the built-in OpenAPI schemas: names, kinds, formats, list semantics and the v2 form.
 import { describe, expect, it } from 'vitest';
+import { FIELD_ENUMS, KIND_DESCRIPTIONS, LIST_NOTES } from '../../../../src/apiserver/openapi/field-notes.ts';
 import {
   builtinSchemas,
   type JsonSchema,
@@ -171,6 +172,36 @@ describe('built-in OpenAPI schemas', () => {
       additionalProperties: { type: 'array', items: { type: 'string' } },
     });
     expect(builtinSchemas().schemas.has('io.k8s.api.authentication.v1.ExtraValue')).toBe(false);
+  });
+
+  it('applies every note of field-notes.ts to a field that exists (no stale rows)', () => {
+    const all = [...builtinSchemas().schemas.entries()];
+    const find = (key: string) => {
+      const [message, field] = key.split('.') as [string, string];
+      return all.filter(
+        ([name, s]) => name.endsWith(`.${message}`) && Object.hasOwn((s.properties ?? {}) as object, field),
+      );
+    };
+    for (const key of Object.keys(LIST_NOTES)) expect(find(key), key).not.toHaveLength(0);
+    for (const [key, values] of Object.entries(FIELD_ENUMS)) {
+      if (!key.includes('.')) continue;
+      const hits = find(key);
+      expect(hits, key).not.toHaveLength(0);
+      for (const [, s] of hits)
+        expect((s.properties as Record<string, JsonSchema>)[key.split('.')[1]!]!.enum, key).toEqual(values);
+    }
+    for (const kind of new Set(RESOURCES.map((d) => d.kind)))
+      expect(KIND_DESCRIPTIONS[kind], kind).toBeDefined();
+  });
+
+  it('lists the values of enumerated fields, as kubectl explain shows them', () => {
+    expect(prop('io.k8s.api.core.v1.Container', 'imagePullPolicy').enum).toEqual([
+      'Always',
+      'IfNotPresent',
+      'Never',
+    ]);
+    expect(prop('io.k8s.api.core.v1.ServiceSpec', 'type').enum).toContain('NodePort');
+    expect(prop('io.k8s.api.core.v1.Container', 'name').enum).toBeUndefined();
   });
 
   it('describes the most-read fields and kinds in words', () => {
