@@ -25,7 +25,9 @@ const arbCase = fc.record({
   startup: arbProbe,
 });
 
-function build(c: fc.Value<typeof arbCase>): { pod: Pod; status: RuntimePodStatus } {
+type Case = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
+
+function build(c: Case): { pod: Pod; status: RuntimePodStatus } {
   const inits: Container[] = c.inits.map((x, i) => ({
     name: `init${i}`,
     image: 'busybox',
@@ -51,8 +53,12 @@ function build(c: fc.Value<typeof arbCase>): { pod: Pod; status: RuntimePodStatu
       ...(state === 'exited0' ? { exitCode: 0 } : state === 'exited1' ? { exitCode: 1 } : {}),
     });
   };
-  c.inits.forEach((x, i) => add(inits[i] as Container, x.state, x.stale, i));
-  c.apps.forEach((x, i) => add(apps[i] as Container, x.state, x.stale, i + 10));
+  c.inits.forEach((x, i) => {
+    add(inits[i] as Container, x.state, x.stale, i);
+  });
+  c.apps.forEach((x, i) => {
+    add(apps[i] as Container, x.state, x.stale, i + 10);
+  });
   return {
     pod,
     status: {

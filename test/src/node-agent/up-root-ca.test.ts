@@ -15,7 +15,12 @@ describe('kube-rx up: root CA publisher', () => {
     const dir = await mkdtemp(join(tmpdir(), 'kube-rx-up-rootca-'));
     const lines: string[] = [];
     let stop!: () => void;
-    const signals = { on: (_s: string, fn: () => void) => void (stop = fn), off: () => {} };
+    const signals = {
+      on: (_s: string, fn: () => void) => {
+        stop = fn;
+      },
+      off: () => {},
+    };
     const kubeconfig = join(dir, 'kubeconfig');
     const done = upCommand({ stdout: { write: (l: string) => lines.push(l) }, signals }).parseAsync(
       [
