@@ -51,13 +51,15 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const interval = options.etcdCompactionIntervalMs ?? 300_000;
     // As kube-apiserver: every interval, compact up to the revision seen one interval earlier.
     let previous = 0;
+    let compactedTo = 0;
     const timer =
       interval > 0
         ? setInterval(() => {
             const target = previous;
             previous = store.currentRv;
-            if (target > 0)
-              journal.compact(target).catch((err: unknown) => log.warn({ err }, 'etcd compaction failed'));
+            if (target <= compactedTo) return;
+            compactedTo = target;
+            journal.compact(target).catch((err: unknown) => log.warn({ err }, 'etcd compaction failed'));
           }, interval)
         : undefined;
     timer?.unref();
