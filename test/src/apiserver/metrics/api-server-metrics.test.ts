@@ -1,4 +1,7 @@
 // The API server's /metrics: request labels as upstream's, and the families scraped after real requests.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
 import {
@@ -161,5 +164,57 @@ describe('/metrics on the embedded API server', () => {
     const anonymous = { ...server, token: undefined };
     const r = await request(anonymous, 'GET', '/metrics');
     expect(r.status).toBe(401);
+  });
+});
+
+describe('/metrics under RBAC', () => {
+  let server: RunningApiServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kube-rx-metrics-'));
+    const tokens = join(dir, 'tokens.csv');
+    writeFileSync(tokens, 'prom-token,prometheus,2001,"monitoring-team"\n');
+    server = await startApiServer({ tokenAuthFile: tokens, authorizationMode: 'RBAC' });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('needs get on the non-resource URL /metrics, as upstream authorizes it', async () => {
+    const prometheus = { ...server, token: 'prom-token' };
+    const refused = await request(prometheus, 'GET', '/metrics');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('cannot get path "/metrics"');
+
+    const role = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'metrics-reader' },
+      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+    };
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'metrics-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'monitoring-team' }],
+    };
+    expect(
+      (await request(server, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { body: role }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await request(server, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+          body: binding,
+        })
+      ).status,
+    ).toBe(201);
+    const allowed = await request(prometheus, 'GET', '/metrics');
+    expect(allowed.status).toBe(200);
+    expect(allowed.text).toContain('apiserver_request_total{');
   });
 });
