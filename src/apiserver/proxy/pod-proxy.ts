@@ -6,6 +6,7 @@ import type { Node, Pod } from '../../../operators/api/core-v1.ts';
 import { ApiStatusError, badRequest, methodNotAllowed } from '../api-status.ts';
 import type { Registry } from '../registry.ts';
 import { findResource } from '../resource-table.ts';
+import { kubeletRefusal } from './kubelet-refusal.ts';
 import { tunnelledSpdyProtocols, tunnelSpdyOverWebSocket } from './spdy-websocket-tunnel.ts';
 
 /** The pod subresources this proxy serves. */
@@ -282,16 +283,7 @@ function proxyUpgrade(
       client.on('error', end);
     });
     upstream.on('response', (kres) => {
-      const chunks: Buffer[] = [];
-      kres.on('data', (c: Buffer) => chunks.push(c));
-      kres.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8').trim();
-        reject(
-          kres.statusCode === 404
-            ? new ApiStatusError(404, 'NotFound', text)
-            : badRequest(text || `the kubelet answered ${kres.statusCode}`),
-        );
-      });
+      void kubeletRefusal(kres).then(reject);
     });
     upstream.on('error', (error) => reject(kubeletError(host, port, path, error)));
     upstream.end();

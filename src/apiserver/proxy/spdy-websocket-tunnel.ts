@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { RawData } from 'ws';
 import { acceptTunnelWebSocket } from '../../kubelet/server/accept-tunnel-web-socket.ts';
 import { ApiStatusError, badRequest } from '../api-status.ts';
+import { kubeletRefusal } from './kubelet-refusal.ts';
 
 /** The prefix of WebSocket subprotocols that tunnel a SPDY protocol. */
 export const SPDY_TUNNEL_PREFIX = 'SPDY/3.1+';
@@ -99,16 +100,7 @@ export function tunnelSpdyOverWebSocket(
       });
     });
     upstream.on('response', (kres) => {
-      const chunks: Buffer[] = [];
-      kres.on('data', (c: Buffer) => chunks.push(c));
-      kres.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8').trim();
-        reject(
-          kres.statusCode === 404
-            ? new ApiStatusError(404, 'NotFound', text)
-            : badRequest(text || `the kubelet answered ${kres.statusCode}`),
-        );
-      });
+      void kubeletRefusal(kres).then(reject);
     });
     upstream.on('error', (error) =>
       reject(new ApiStatusError(500, 'InternalError', `error dialing backend: ${error.message}`)),

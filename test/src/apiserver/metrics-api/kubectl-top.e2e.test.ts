@@ -1,26 +1,16 @@
 // kubectl top end to end: real kubectl → embedded API server's metrics.k8s.io → the kubelet's /metrics/resource → a process-runtime pod burning CPU.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
-import type { Pod as ConfigPod } from '../../../../operators/pod-config/types.ts';
-import { type Kubelet, startKubelet } from '../../../../src/kubelet/kubelet.ts';
-import { kubeletPodConfig } from '../../../../src/kubelet/kubelet-pod-config.ts';
-import { listerWatcher } from '../../../../streams/api-client.ts';
-import { NAMESPACES, NODES, PODS } from '../../../../streams/resources.ts';
-import { processRuntime } from '../../../../streams/runtimes/process/process-runtime.ts';
-import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
+import { NAMESPACES, PODS } from '../../../../streams/resources.ts';
 import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
 import { waitForPod } from '../../kubelet/kubelet-fixture.ts';
+import { useServingKubelet } from '../../kubelet/server/serving-kubelet.ts';
 
 const NODE = 'node-top';
-const cluster = useEmbeddedCluster({ port: 0 });
-let kubelet: Kubelet;
-let dir: string;
-let kubeconfig = '';
-const { kubectl } = kubectlRunner(() => kubeconfig);
+const serving = useServingKubelet(NODE, { 'kubernetes.io/hostname': NODE });
+const cluster = serving.cluster;
+const { kubectl } = kubectlRunner(() => serving.kubeconfig);
 
 /** Spins for about half of one core, forever (the kubelet stops it). */
 const BURN = `
@@ -30,37 +20,6 @@ setTimeout(() => process.exit(0), 120000);
 `;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kube-rx-top-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await writeFile(kubeconfig, cluster.server.kubeconfig);
-  const runtime = processRuntime({ namespaces: 'none', closeGraceSeconds: 1, hostIP: '127.0.0.1' });
-  const podConfig = kubeletPodConfig({
-    nodeName: NODE,
-    apiserver: { listerWatcher: listerWatcher<ConfigPod>(cluster.api, PODS) },
-  });
-  kubelet = startKubelet({
-    nodeName: NODE,
-    client: cluster.api,
-    runtime,
-    podConfig,
-    rootDir: join(dir, 'root'),
-    nodeIP: '127.0.0.1',
-    server: { port: 0, address: '127.0.0.1' },
-  });
-  const kubeletPort = await kubelet.server!.ready;
-  await firstValueFrom(
-    cluster.api.create(NODES, {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name: NODE, labels: { 'kubernetes.io/hostname': NODE } },
-      status: {
-        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
-        allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-        addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
-        daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } },
-      },
-    }),
-  );
   const pod: Pod = {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -75,11 +34,6 @@ beforeAll(async () => {
   await firstValueFrom(cluster.api.create<Pod>(PODS, pod, { namespace: 'default' }));
   await waitForPod(cluster.api, 'burner', (p) => p?.status?.phase === 'Running', 'Running', 20_000);
 }, 40_000);
-
-afterAll(async () => {
-  await kubelet?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
 
 /** The millicores and MiB in a `kubectl top` row's CPU and memory columns. */
 function usageOf(row: string): { millicores: number; mebibytes: number } {

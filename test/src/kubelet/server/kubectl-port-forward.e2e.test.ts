@@ -1,28 +1,18 @@
 // kubectl port-forward end to end: real kubectl → embedded API server (WebSocket tunnel or SPDY) → kubelet server → an HTTP server in a process-runtime pod.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
-import type { Pod as ConfigPod } from '../../../../operators/pod-config/types.ts';
-import { type Kubelet, startKubelet } from '../../../../src/kubelet/kubelet.ts';
-import { kubeletPodConfig } from '../../../../src/kubelet/kubelet-pod-config.ts';
-import { listerWatcher } from '../../../../streams/api-client.ts';
-import { NODES, PODS } from '../../../../streams/resources.ts';
-import { processRuntime } from '../../../../streams/runtimes/process/process-runtime.ts';
-import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
+import { PODS } from '../../../../streams/resources.ts';
 import { KUBECTL } from '../../../helpers/kubectl.ts';
 import { waitForPod } from '../kubelet-fixture.ts';
+import { useServingKubelet } from './serving-kubelet.ts';
 
 const NODE = 'node-port-forward';
-const cluster = useEmbeddedCluster({ port: 0 });
-let kubelet: Kubelet;
-let dir: string;
-let kubeconfig: string;
+const serving = useServingKubelet(NODE);
+const cluster = serving.cluster;
 let podPort: number;
 
 /** A free TCP port on 127.0.0.1 (the pod's server and kubectl's local side each get one). */
@@ -53,37 +43,6 @@ setTimeout(() => process.exit(0), 120000);
 `;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'kube-rx-port-forward-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await writeFile(kubeconfig, cluster.server.kubeconfig);
-  const runtime = processRuntime({ namespaces: 'none', closeGraceSeconds: 1, hostIP: '127.0.0.1' });
-  const podConfig = kubeletPodConfig({
-    nodeName: NODE,
-    apiserver: { listerWatcher: listerWatcher<ConfigPod>(cluster.api, PODS) },
-  });
-  kubelet = startKubelet({
-    nodeName: NODE,
-    client: cluster.api,
-    runtime,
-    podConfig,
-    rootDir: join(dir, 'root'),
-    nodeIP: '127.0.0.1',
-    server: { port: 0, address: '127.0.0.1' },
-  });
-  const kubeletPort = await kubelet.server!.ready;
-  await firstValueFrom(
-    cluster.api.create(NODES, {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name: NODE },
-      status: {
-        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
-        allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-        addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
-        daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } },
-      },
-    }),
-  );
   podPort = await freePort();
   const pod: Pod = {
     apiVersion: 'v1',
@@ -108,11 +67,6 @@ beforeAll(async () => {
   await waitForPod(cluster.api, 'web', (p) => p?.status?.phase === 'Running', 'Running', 20_000);
 }, 40_000);
 
-afterAll(async () => {
-  await kubelet?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
 /** A running `kubectl port-forward`, killed by `stop()` or after 30 s whatever happens. */
 interface Forward {
   child: ChildProcess;
@@ -120,10 +74,10 @@ interface Forward {
   stop: () => Promise<void>;
 }
 
-async function portForward(args: string[], env: Record<string, string> = {}): Promise<Forward> {
-  const child = spawn(KUBECTL!, ['--kubeconfig', kubeconfig, 'port-forward', ...args], {
+async function portForward(args: string[], extraEnv: Record<string, string> = {}): Promise<Forward> {
+  const child = spawn(KUBECTL!, ['--kubeconfig', serving.kubeconfig, 'port-forward', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...extraEnv },
   });
   const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
   let output = '';
@@ -209,9 +163,13 @@ describe.skipIf(!KUBECTL)('kubectl port-forward through the API server', () => {
 
   it('a pod that does not exist is NotFound', async () => {
     const local = await freePort();
-    const child = spawn(KUBECTL!, ['--kubeconfig', kubeconfig, 'port-forward', 'pod/nope', `${local}:80`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      KUBECTL!,
+      ['--kubeconfig', serving.kubeconfig, 'port-forward', 'pod/nope', `${local}:80`],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
