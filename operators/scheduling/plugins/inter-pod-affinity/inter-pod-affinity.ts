@@ -25,7 +25,6 @@ import {
   podAffinityTerms,
   podMatchesAllTerms,
   termMatches,
-  type WeightedAffinityTerm,
 } from './affinity-term.ts';
 import {
   defaultInterPodAffinityArgs,
@@ -103,6 +102,26 @@ function addScore(scores: TopologyScore, key: string, value: string, weight: num
 }
 
 /**
+ * Adds `sign` × weight (each term's own, or `weight` for every term when given) in the node's domain of
+ * every term of `list` that selects `target`.
+ */
+function scoreTerms(
+  scores: TopologyScore,
+  labels: Readonly<Record<string, string>>,
+  list: readonly (AffinityTerm & { weight?: number })[],
+  sign: number,
+  weight: number | undefined,
+  target: Pod,
+  nsLabels: Readonly<Record<string, string>> | undefined,
+): void {
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i]!;
+    if (!Object.hasOwn(labels, t.topologyKey) || !termMatches(t, target, nsLabels)) continue;
+    addScore(scores, t.topologyKey, labels[t.topologyKey]!, (weight ?? t.weight ?? 0) * sign);
+  }
+}
+
+/**
  * The InterPodAffinity plugin. Invariant: Filter accepts a node only when no existing pod's required
  * anti-affinity selects the pod in the node's domains, none of the pod's required anti-affinity terms
  * selects a pod in the node's domains, and every required affinity term is met there (or the pod is the
@@ -133,6 +152,22 @@ export class InterPodAffinity
     return this.#nsLabels(pod.metadata.namespace ?? '');
   }
 
+  /**
+   * The namespace labels of pods matched against `terms`, for one cycle: read once per namespace, and
+   * never when no term has a namespace selector (a term without one ignores the labels).
+   */
+  #labelsFor(
+    ...terms: (readonly AffinityTerm[])[]
+  ): (pod: Pod) => Readonly<Record<string, string>> | undefined {
+    if (!terms.some((list) => list.some((t) => !t.namespaceSelector.matchesNothing))) return () => undefined;
+    const byNamespace = new Map<string, Readonly<Record<string, string>> | undefined>();
+    return (pod) => {
+      const ns = pod.metadata.namespace ?? '';
+      if (!byNamespace.has(ns)) byNamespace.set(ns, this.#nsLabels(ns));
+      return byNamespace.get(ns);
+    };
+  }
+
   // ── PreFilter / Filter ──────────────────────────────────────────────────────────────────────
 
   preFilter(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { status?: Status } {
@@ -160,11 +195,12 @@ export class InterPodAffinity
       return { status: asStatus(error) };
     }
     if (hasRequired) {
+      const labelsOf = this.#labelsFor(terms.requiredAffinity, terms.requiredAntiAffinity);
       for (const nodeInfo of nodes) {
         const node = nodeInfo.node;
         if (!node) continue;
         for (const { pod: existing } of nodeInfo.pods) {
-          const nsLabels = this.#labelsOf(existing);
+          const nsLabels = labelsOf(existing);
           s.affinity.updateWithAffinityTerms(terms.requiredAffinity, existing, nsLabels, node, 1);
           s.antiAffinity.updateWithAntiAffinityTerms(terms.requiredAntiAffinity, existing, nsLabels, node, 1);
         }
@@ -264,13 +300,14 @@ export class InterPodAffinity
     const nodes = hasConstraints ? snapshot.list() : snapshot.havePodsWithAffinityList();
     const scores: TopologyScore = new Map();
     const podNsLabels = this.#labelsOf(pod);
+    const labelsOf = this.#labelsFor(terms.preferredAffinity, terms.preferredAntiAffinity);
     try {
       for (const nodeInfo of nodes) {
         const node = nodeInfo.node;
         if (!node || Object.keys(node.metadata.labels ?? {}).length === 0) continue;
         const existingPods = hasConstraints ? nodeInfo.pods : nodeInfo.podsWithAffinity;
         for (const existing of existingPods) {
-          this.#scoreExistingPod(scores, terms, pod, podNsLabels, existing.pod, node);
+          this.#scoreExistingPod(scores, terms, pod, podNsLabels, existing.pod, labelsOf, node);
         }
       }
     } catch (error) {
@@ -287,37 +324,22 @@ export class InterPodAffinity
     pod: Pod,
     podNsLabels: Readonly<Record<string, string>> | undefined,
     existing: Pod,
+    labelsOf: (pod: Pod) => Readonly<Record<string, string>> | undefined,
     node: Node,
   ): void {
     const labels = node.metadata.labels ?? {};
-    const process = (
-      term: AffinityTerm,
-      weight: number,
-      target: Pod,
-      nsLabels: Readonly<Record<string, string>> | undefined,
-    ) => {
-      if (!Object.hasOwn(labels, term.topologyKey) || !termMatches(term, target, nsLabels)) return;
-      addScore(scores, term.topologyKey, labels[term.topologyKey]!, weight);
-    };
-    const each = (
-      list: readonly WeightedAffinityTerm[],
-      sign: number,
-      target: Pod,
-      nsLabels: Readonly<Record<string, string>> | undefined,
-    ) => {
-      for (const t of list) process(t, t.weight * sign, target, nsLabels);
-    };
-    const existingNsLabels = this.#labelsOf(existing);
     // The incoming pod's preferred terms that the existing pod matches.
-    each(terms.preferredAffinity, 1, existing, existingNsLabels);
-    each(terms.preferredAntiAffinity, -1, existing, existingNsLabels);
+    if (terms.preferredAffinity.length > 0 || terms.preferredAntiAffinity.length > 0) {
+      const existingNsLabels = labelsOf(existing);
+      scoreTerms(scores, labels, terms.preferredAffinity, 1, undefined, existing, existingNsLabels);
+      scoreTerms(scores, labels, terms.preferredAntiAffinity, -1, undefined, existing, existingNsLabels);
+    }
     // The existing pod's terms that the incoming pod matches.
     const theirs = podAffinityTerms(existing);
-    if (this.#args.hardPodAffinityWeight > 0) {
-      for (const t of theirs.requiredAffinity) process(t, this.#args.hardPodAffinityWeight, pod, podNsLabels);
-    }
-    each(theirs.preferredAffinity, 1, pod, podNsLabels);
-    each(theirs.preferredAntiAffinity, -1, pod, podNsLabels);
+    const hard = this.#args.hardPodAffinityWeight;
+    if (hard > 0) scoreTerms(scores, labels, theirs.requiredAffinity, 1, hard, pod, podNsLabels);
+    scoreTerms(scores, labels, theirs.preferredAffinity, 1, undefined, pod, podNsLabels);
+    scoreTerms(scores, labels, theirs.preferredAntiAffinity, -1, undefined, pod, podNsLabels);
   }
 
   score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number | Status {
