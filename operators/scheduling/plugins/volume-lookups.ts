@@ -13,7 +13,17 @@ export interface PersistentVolumeClaim extends KubeObject {
 
 /** A PersistentVolume as the scheduler reads it (zone labels in metadata). */
 export interface PersistentVolume extends KubeObject {
-  spec?: { storageClassName?: string; claimRef?: { namespace?: string; name?: string; uid?: string } };
+  spec?: {
+    storageClassName?: string;
+    claimRef?: { namespace?: string; name?: string; uid?: string };
+    /** A CSI volume: its driver and the driver's handle for it. */
+    csi?: { driver: string; volumeHandle: string };
+  };
+}
+
+/** A storage.k8s.io/v1 CSINode: the CSI drivers on a node and how many volumes each may attach. */
+export interface CSINode extends KubeObject {
+  spec?: { drivers?: { name: string; nodeID?: string; allocatable?: { count?: number } }[] };
 }
 
 /** A storage.k8s.io/v1 StorageClass as the scheduler reads it. */
@@ -32,6 +42,7 @@ export interface VolumeLookups {
   persistentVolumeClaim?(namespace: string, name: string): PersistentVolumeClaim | undefined;
   persistentVolume?(name: string): PersistentVolume | undefined;
   storageClass?(name: string): StorageClass | undefined;
+  csiNode?(name: string): CSINode | undefined;
 }
 
 /** The beta annotation that, when set, names a claim's class instead of spec.storageClassName. */
