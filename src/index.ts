@@ -4,6 +4,13 @@
 export type { Node as V1Node, Pod as V1Pod } from '../operators/api/core-v1.ts';
 export { quantityMilliValue, quantityValue } from '../operators/api/quantity.ts';
 export { type Backoff, type ExponentialBackoffConfig, exponentialBackoff } from '../operators/backoff.ts';
+export {
+  ControllerExpectations,
+  UIDTrackingControllerExpectations,
+} from '../operators/controller/controller-expectations.ts';
+export { claimAction, getControllerOf, newControllerRef } from '../operators/controller/controller-ref.ts';
+export { comparePodsForDeletion, podsToDelete } from '../operators/controller/pod-deletion-order.ts';
+export { slowStartBatch } from '../operators/controller/slow-start-batch.ts';
 export { electionStep, type LeaseCandidate } from '../operators/coordinated-election.ts';
 export { DelayingQueue, type DelayingQueueConfig } from '../operators/delaying-queue.ts';
 export { deltaFifo } from '../operators/delta-fifo.ts';
@@ -261,6 +268,16 @@ export {
 } from './apiserver/index.ts';
 export { RESOURCES, type ResourceDef } from './apiserver/resource-table.ts';
 export { type ShutdownSignal, type SignalSource, shutdownSignal } from './cli/shutdown-signal.ts';
+export { controllerManagerCommand } from './controller-manager/command.ts';
+export type {
+  ControllerContext,
+  ControllerDescriptor,
+  ControllerInit,
+  ControllerOptions,
+} from './controller-manager/controller-context.ts';
+export { controllerDescriptors, knownControllerNames } from './controller-manager/controller-descriptors.ts';
+export { type ControllerManagerConfig, controllerManager } from './controller-manager/controller-manager.ts';
+export { type ControllerManagerEvent, startControllers } from './controller-manager/start-controllers.ts';
 export { dropManagedFields } from './informers/drop-managed-fields.ts';
 export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';
 export {
