@@ -1,12 +1,30 @@
 // The --data-dir storage engine: objects and a change log in one SQLite database (node:sqlite, WAL mode).
 import { closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { FileJournal, JOURNAL_FILE } from '../file-journal.ts';
 import type { Journal, JournalRecord, ObjectStore } from '../object-store.ts';
 
 /** The database's file name inside the data directory. */
 export const DATABASE_FILE = 'objects.db';
+
+/**
+ * node:sqlite, loaded on first use (not when the API server module loads, so commands without
+ * `--data-dir` never touch it), without Node's "SQLite is an experimental feature" warning: the
+ * module is stable enough for what this engine uses, and the warning would read as a fault.
+ */
+function sqlite(): typeof import('node:sqlite') {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).includes('SQLite is an experimental feature')) return;
+    (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  } finally {
+    process.emitWarning = emit;
+  }
+}
 
 /** Log rows kept behind the newest one before older ones are pruned (the rows are only an audit trail). */
 const LOG_KEPT = 10_000;
@@ -41,7 +59,7 @@ export class SqliteJournal implements Journal {
     this.path = path;
     // the WAL and shared-memory files SQLite creates take this file's mode: create it owner-only first
     if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
-    this.db = new DatabaseSync(path);
+    this.db = new (sqlite().DatabaseSync)(path);
     this.db.exec(`
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = FULL;
