@@ -11,6 +11,7 @@ import { newNodePorts } from './node-ports/node-ports.ts';
 import { newNodeResourcesBalancedAllocation } from './node-resources/node-resources-balanced-allocation.ts';
 import { newNodeResourcesFit } from './node-resources/node-resources-fit.ts';
 import { newNodeUnschedulable } from './node-unschedulable/node-unschedulable.ts';
+import { NODE_VOLUME_LIMITS, nodeVolumeLimitsFactory } from './node-volume-limits/node-volume-limits.ts';
 import { podTopologySpreadFactory } from './pod-topology-spread/pod-topology-spread.ts';
 import { newPrioritySort } from './priority-sort/priority-sort.ts';
 import { newSchedulingGates } from './scheduling-gates/scheduling-gates.ts';
@@ -38,5 +39,6 @@ export const inTreeRegistry: Registry = Object.freeze({
   [PLUGIN_NAMES.DefaultPreemption]: defaultPreemptionFactory(),
   // ── the volume plugins, without storage lookups (the assembly passes claims, volumes and classes) ──
   [VOLUME_RESTRICTIONS]: volumeRestrictionsFactory(),
+  [NODE_VOLUME_LIMITS]: nodeVolumeLimitsFactory(),
   [VOLUME_ZONE]: volumeZoneFactory(),
 });

@@ -3,7 +3,7 @@ import { EXTENSION_POINTS, type PluginRef, type PluginSet, type Plugins } from '
 
 /**
  * The default MultiPoint list of kubescheduler.config.k8s.io/v1, in order, with the v1 score weights.
- * The removed cloud-volume limits plugins are left out, and so are NodeVolumeLimits and VolumeBinding (not built yet).
+ * The removed cloud-volume limits plugins are left out, and so is VolumeBinding (not built yet).
  * With `available`, defaults it refuses are left out too (a registry that lacks them).
  */
 export function defaultPlugins(available?: (name: string) => boolean): Plugins {
@@ -17,7 +17,8 @@ export function defaultPlugins(available?: (name: string) => boolean): Plugins {
     { name: 'NodePorts' },
     { name: 'NodeResourcesFit', weight: 1 },
     { name: 'VolumeRestrictions' },
-    // Upstream's NodeVolumeLimits and VolumeBinding come here; they are not built yet.
+    { name: 'NodeVolumeLimits' },
+    // Upstream's VolumeBinding comes here; it is not built yet.
     { name: 'VolumeZone' },
     { name: 'PodTopologySpread', weight: 2 },
     { name: 'InterPodAffinity', weight: 2 },

@@ -18,6 +18,7 @@ describe('inTreeRegistry', () => {
     ['ImageLocality', ['score']],
     ['DefaultBinder', ['bind']],
     ['VolumeRestrictions', ['preFilter', 'filter', 'enqueueExtensions']],
+    ['NodeVolumeLimits', ['preFilter', 'filter', 'enqueueExtensions']],
     ['VolumeZone', ['preFilter', 'filter', 'enqueueExtensions']],
   ])('%s implements %j', (name, points) => {
     const { deps } = fakeDeps();

@@ -62,7 +62,7 @@ describe('mergePluginSet', () => {
 });
 
 describe('defaultPlugins', () => {
-  it('is the v1 MultiPoint list with the v1 weights (NodeVolumeLimits and VolumeBinding not built)', () => {
+  it('is the v1 MultiPoint list with the v1 weights (VolumeBinding not built)', () => {
     expect(names(defaultPlugins().multiPoint!)).toEqual([
       'SchedulingGates',
       'PrioritySort',
@@ -73,6 +73,7 @@ describe('defaultPlugins', () => {
       'NodePorts',
       'NodeResourcesFit:1',
       'VolumeRestrictions',
+      'NodeVolumeLimits',
       'VolumeZone',
       'PodTopologySpread:2',
       'InterPodAffinity:2',

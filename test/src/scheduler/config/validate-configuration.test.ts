@@ -16,6 +16,7 @@ const KNOWN = new Set([
   'NodePorts',
   'NodeResourcesFit',
   'VolumeRestrictions',
+  'NodeVolumeLimits',
   'VolumeZone',
   'PodTopologySpread',
   'InterPodAffinity',
