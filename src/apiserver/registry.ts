@@ -645,12 +645,14 @@ export class Registry {
     }
     const existing = this.store.get(resourceId(def), keyOf(def, namespace, name));
     if (!existing && subresource) throw notFound({ group: def.group, name }, def.resource);
-    const cfgName =
-      isPlainObject(config) && isPlainObject(config.metadata) ? config.metadata.name : undefined;
-    if (cfgName !== undefined && cfgName !== name)
+    const cfgMeta = isPlainObject(config) && isPlainObject(config.metadata) ? config.metadata : {};
+    if (cfgMeta.name !== undefined && cfgMeta.name !== name)
       throw badRequest(
-        `metadata.name: the name of the object (${String(cfgName)}) does not match the name on the URL (${name})`,
+        `metadata.name: the name of the object (${String(cfgMeta.name)}) does not match the name on the URL (${name})`,
       );
+    // A resourceVersion in the configuration is a precondition, even for an apply that changes nothing.
+    if (existing && cfgMeta.resourceVersion && String(cfgMeta.resourceVersion) !== String(existing.rv))
+      throw conflict({ group: def.group, name }, def.resource, STALE_OBJECT_MESSAGE);
     const live = existing && (def.present ? def.present(existing.object) : clone<KubeObject>(existing));
     const out = this.fieldManager.apply(
       { def, manager: options.fieldManager ?? '', subresource, time: this.timestamp() },

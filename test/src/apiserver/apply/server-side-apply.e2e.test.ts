@@ -117,6 +117,57 @@ describe('server-side apply over HTTP', () => {
     });
   });
 
+  it('applies to /status: the entry names the subresource and spec in the body is ignored', async () => {
+    const base = '/apis/apps/v1/namespaces/default/deployments/sub';
+    const body = (extra: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: sub}\nspec:\n  replicas: 1\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i}]}\n${extra}`;
+    const created = await request(server, 'PATCH', `${base}?fieldManager=one`, {
+      raw: body(''),
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata.generation).toBe(1);
+    const status = await request(server, 'PATCH', `${base}/status?fieldManager=ctrl`, {
+      raw: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: sub}\nspec: {replicas: 9}\nstatus: {replicas: 1, readyReplicas: 1}\n',
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+    expect(status.status).toBe(200);
+    expect(status.body.spec.replicas).toBe(1);
+    expect(status.body.status).toEqual({ replicas: 1, readyReplicas: 1 });
+    expect(status.body.metadata.managedFields.find((e: Entry) => e.manager === 'ctrl')).toMatchObject({
+      operation: 'Apply',
+      subresource: 'status',
+      fieldsV1: { 'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} } },
+    });
+    // A spec change through apply bumps the generation; status in the body of the object is not applied.
+    const changed = await request(server, 'PATCH', `${base}?fieldManager=one`, {
+      raw: body('status: {replicas: 5}\n').replace('replicas: 1', 'replicas: 2'),
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+    expect([
+      changed.body.metadata.generation,
+      changed.body.spec.replicas,
+      changed.body.status.replicas,
+    ]).toEqual([2, 2, 1]);
+  });
+
+  it('a dry run stores nothing; a stale resourceVersion is 409 even when nothing would change', async () => {
+    const before = (await request(server, 'GET', path)).body;
+    const dry = await apply(
+      'fieldManager=two&force=true&dryRun=All',
+      'apiVersion: v1\nkind: ConfigMap\ndata: {a: "dry"}\n',
+    );
+    expect(dry.status).toBe(200);
+    expect(dry.body.data.a).toBe('dry');
+    expect((await request(server, 'GET', path)).body).toEqual(before);
+    const stale = await apply(
+      'fieldManager=two',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {resourceVersion: "1"}\ndata: {a: "9"}\n',
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toContain('the object has been modified');
+  });
+
   it('refuses an apply to the status of a missing object with 404', async () => {
     const out = await request(
       server,
