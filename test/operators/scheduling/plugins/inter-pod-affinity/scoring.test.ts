@@ -295,3 +295,42 @@ describe('InterPodAffinity queueing hints', () => {
     expect(plugin.isSchedulableAfterNodeChange(pod, now)).toBe(want);
   });
 });
+
+describe('InterPodAffinity scoring with namespace selectors', () => {
+  it("matches a preferred term by the existing pods' namespace labels, reading each namespace once", () => {
+    const lookups: string[] = [];
+    const namespaceLabels = (ns: string) => {
+      lookups.push(ns);
+      return { team: ns === 'team-a' ? 'a' : 'b' };
+    };
+    const pods = [
+      makePod('a', { labels: { security: 'S1' }, node: 'machine1', ns: 'team-a' }),
+      makePod('b', { labels: { security: 'S1' }, node: 'machine2', ns: 'team-b' }),
+      makePod('c', { labels: { security: 'S1' }, node: 'machine4', ns: 'team-a' }),
+    ];
+    const { framework, snapshot, newState } = makeCluster({
+      nodes,
+      pods,
+      registry: { InterPodAffinity: interPodAffinityFactory({ namespaceLabels }) },
+      preScore: ['InterPodAffinity'],
+      score: [{ name: 'InterPodAffinity', weight: 1 }],
+    });
+    const pod = makePod('p', {
+      affinity: {
+        podAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: preferred(5, {
+            ...term('security', ['S1'], 'region'),
+            namespaceSelector: { matchLabels: { team: 'a' } },
+          }),
+        },
+      },
+    });
+    const state = newState();
+    framework.runPreScorePlugins(state, pod, snapshot.list());
+    const out = framework.runScorePlugins(state, pod, snapshot.list());
+    const scores = Object.fromEntries(out.scores.map((n) => [n.name, n.scores[0]?.score]));
+    // team-a's pods are in China (machine1) and Europe (machine4); team-b's pod in India does not count
+    expect(scores).toEqual({ machine1: 100, machine2: 0, machine3: 100, machine4: 100 });
+    expect(lookups.filter((ns) => ns !== 'default').sort()).toEqual(['team-a', 'team-b']);
+  });
+});
