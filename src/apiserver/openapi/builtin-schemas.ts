@@ -12,6 +12,7 @@ import { protobufKinds } from '../protobuf/protobuf-kinds.ts';
 import { LIST_MERGE_KEYS } from '../strategic-merge-patch.ts';
 import { APIEXTENSIONS_V1 } from './apiextensions-v1.ts';
 import {
+  ATOMIC_STRUCTS,
   FIELD_DESCRIPTIONS,
   FIELD_ENUMS,
   KIND_DESCRIPTIONS,
@@ -218,6 +219,7 @@ function messageSchema(m: MessageSpec, gvks: readonly Gvk[] | undefined): JsonSc
   if (description) s.description = description;
   s.properties = properties;
   if (required.length) s.required = required;
+  if (ATOMIC_STRUCTS.has(m.name)) s['x-kubernetes-map-type'] = 'atomic';
   if (gvks) s['x-kubernetes-group-version-kind'] = gvks.map((g) => ({ ...g }));
   return s;
 }

@@ -28,8 +28,23 @@ export const LIST_NOTES: Readonly<Record<string, ListNote>> = {
   'ObjectMeta.ownerReferences': { type: 'map', keys: ['uid'] },
   'ObjectMeta.managedFields': { type: 'atomic' },
   'JSONSchemaProps.x-kubernetes-validations': { type: 'map', keys: ['rule'] },
+  'PodSpec.topologySpreadConstraints': { type: 'map', keys: ['topologyKey', 'whenUnsatisfiable'] },
   'CustomResourceDefinitionSpec.versions': { type: 'atomic' },
 };
+
+/** Structs replaced whole by server-side apply (`+structType=atomic`): `x-kubernetes-map-type: atomic`. */
+export const ATOMIC_STRUCTS: ReadonlySet<string> = new Set([
+  'meta/v1.LabelSelector',
+  'core/v1.NodeSelector',
+  'core/v1.ConfigMapKeySelector',
+  'core/v1.SecretKeySelector',
+  'core/v1.ObjectFieldSelector',
+  'core/v1.ResourceFieldSelector',
+  'core/v1.ConfigMapEnvSource',
+  'core/v1.SecretEnvSource',
+  'core/v1.LocalObjectReference',
+  'core/v1.ObjectReference',
+]);
 
 /** Descriptions of fields by JSON name, whatever message they are in (our own words). */
 export const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {

@@ -1,6 +1,11 @@
 // Tables for the built-in OpenAPI schemas: names, kinds, formats, list semantics and the v2 form.
 import { describe, expect, it } from 'vitest';
-import { FIELD_ENUMS, KIND_DESCRIPTIONS, LIST_NOTES } from '../../../../src/apiserver/openapi/field-notes.ts';
+import {
+  ATOMIC_STRUCTS,
+  FIELD_ENUMS,
+  KIND_DESCRIPTIONS,
+  LIST_NOTES,
+} from '../../../../src/apiserver/openapi/field-notes.ts';
 import {
   builtinSchemas,
   type JsonSchema,
@@ -192,6 +197,8 @@ describe('built-in OpenAPI schemas', () => {
     }
     for (const kind of new Set(RESOURCES.map((d) => d.kind)))
       expect(KIND_DESCRIPTIONS[kind], kind).toBeDefined();
+    for (const message of ATOMIC_STRUCTS)
+      expect(schemas.schema(schemaNameOfMessage(message))?.['x-kubernetes-map-type'], message).toBe('atomic');
   });
 
   it('lists the values of enumerated fields, as kubectl explain shows them', () => {
