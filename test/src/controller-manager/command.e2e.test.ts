@@ -8,13 +8,19 @@ import { join } from 'node:path';
 import { firstValueFrom, NEVER } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../operators/logger.ts';
-import { reconcileWith } from '../../../operators/reconcile.ts';
-import { workQueue } from '../../../operators/work-queue.ts';
 import { buildProgram } from '../../../src/cli/main.ts';
-import { CONCURRENCY_FLAGS, controllerManagerCommand } from '../../../src/controller-manager/command.ts';
-import type { ControllerDescriptor } from '../../../src/controller-manager/controller-context.ts';
+import { CONCURRENCY_FLAGS } from '../../../src/controller-manager/command.ts';
+// the example imports what a user imports: the public entry
+import {
+  CONFIG_MAPS,
+  type ControllerDescriptor,
+  controllerManagerCommand,
+  NAMESPACES,
+  reconcileWith,
+  workQueue,
+} from '../../../src/index.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
-import { CONFIG_MAPS, LEASES, NAMESPACES } from '../../../streams/resources.ts';
+import { LEASES } from '../../../streams/resources.ts';
 import { eventually } from '../../helpers/eventually.ts';
 
 // ── the example, as the README shows it: a user's controller in the name → init map ─────────────
