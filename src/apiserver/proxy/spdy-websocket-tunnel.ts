@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { RawData } from 'ws';
-import { acceptTunnelWebSocket } from '../../kubelet/server/accept-tunnel-web-socket.ts';
 import { ApiStatusError, badRequest } from '../api-status.ts';
+import { acceptTunnelWebSocket } from './accept-tunnel-web-socket.ts';
 import { kubeletRefusal } from './kubelet-refusal.ts';
 
 /** The prefix of WebSocket subprotocols that tunnel a SPDY protocol. */

@@ -8,8 +8,6 @@ import { type SpdyStream, spdyServerConnection } from './spdy-server-connection.
 
 /** The port-forward protocol version negotiated in X-Stream-Protocol-Version. */
 export const PORT_FORWARD_PROTOCOL_V1 = 'portforward.k8s.io';
-/** The WebSocket subprotocol that carries SPDY frames (kubectl 1.31+ tries it first). */
-export const SPDY_TUNNEL_PORT_FORWARD_PROTOCOL = `SPDY/3.1+${PORT_FORWARD_PROTOCOL_V1}`;
 /** How long the second stream of a request may lag the first (kubelet's streamCreationTimeout default). */
 const STREAM_CREATION_TIMEOUT_MS = 30_000;
 
@@ -64,9 +62,9 @@ interface Pair {
 }
 
 /**
- * Serves port forwarding on a SPDY session over `transport` (an upgraded connection, or a WebSocket
- * tunnel's stream). For each request id it waits for both streams (error, data; either order, at most
- * 30 s apart, else "timed out waiting for streams" on the error stream), connects to
+ * Serves port forwarding on a SPDY session over `transport` (the upgraded connection). For each
+ * request id it waits for both streams (error, data; either order, at most 30 s apart, else
+ * "timed out waiting for streams" on the error stream), connects to
  * `host:port` and relays the data stream both ways; the peer's FIN ends the pod connection's
  * writing, the pod's end sends FIN. A connection that fails writes
  * `error forwarding port P to pod NAME, uid UID: ...` on the error stream. Both streams end when the

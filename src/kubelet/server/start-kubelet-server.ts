@@ -4,24 +4,19 @@ import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { cpus, freemem, totalmem } from 'node:os';
 import { finished } from 'node:stream/promises';
-import { createWebSocketStream, type WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { InvalidInputError } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import { criLogOutput, readCriLog } from '../../../streams/runtimes/cri-log.ts';
 import type { ContainerRuntime, ContainerStatus, ExecSession } from '../../../streams/runtimes/runtime.ts';
 import { servingCertificates } from '../../apiserver/certificates.ts';
-import { acceptTunnelWebSocket } from './accept-tunnel-web-socket.ts';
 import { CHANNEL, decodeChannelFrame, EXEC_SUBPROTOCOLS, encodeChannelFrame } from './channel-frame.ts';
 import { execErrorStatus, execStatus } from './exec-status.ts';
 import { parseLogQuery } from './log-query.ts';
 import { PORT_FORWARD_SUBPROTOCOLS, parsePortForwardPorts, relayPortForward } from './port-forward.ts';
 import { type ContainerSample, resourceMetricsText } from './resource-metrics.ts';
-import {
-  PORT_FORWARD_PROTOCOL_V1,
-  SPDY_TUNNEL_PORT_FORWARD_PROTOCOL,
-  serveSpdyPortForward,
-} from './spdy-port-forward.ts';
+import { PORT_FORWARD_PROTOCOL_V1, serveSpdyPortForward } from './spdy-port-forward.ts';
 
 /** The Upgrade token of SPDY connections (kubectl's fallback, and the API server's own dialing). */
 const SPDY_UPGRADE = 'SPDY/3.1';
@@ -72,9 +67,9 @@ class HttpError extends Error {
  *   upgrade speaking `v5.channel.k8s.io` or `v4.channel.k8s.io` (SPDY is refused with 400, so
  *   clients that fall back to it get a clear error).
  * - `/portForward/{namespace}/{pod}[/{uid}]`: an `Upgrade: SPDY/3.1` connection speaking
- *   `portforward.k8s.io` (ports in each stream's headers), the same SPDY frames tunnelled in a
- *   WebSocket (`SPDY/3.1+portforward.k8s.io`), or a WebSocket `v4.channel.k8s.io` with `?ports=...`;
- *   each relays to the pod's IP.
+ *   `portforward.k8s.io` (ports in each stream's headers; the API server tunnels kubectl's
+ *   SPDY-in-WebSocket to this), or a WebSocket `v4.channel.k8s.io` with `?ports=...`; each relays to
+ *   the pod's IP.
  * - `GET /metrics/resource`: node, pod and container CPU and memory from the runtime's stats.
  *
  * Teardown: `close()` ends every connection, killing exec sessions and stopping log followers.
@@ -94,7 +89,6 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     noServer: true,
     handleProtocols: (offered) => PORT_FORWARD_SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
   });
-  const tunnels = new Set<WebSocket>();
 
   const findPod = (namespace: string, name: string): Pod => {
     const pod = deps.pods().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
@@ -291,20 +285,16 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     url: URL,
   ) => {
     const upgradeTo = (req.headers.upgrade ?? '').toLowerCase();
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
-      .split(',')
-      .map((p) => p.trim());
     const spdy = upgradeTo === SPDY_UPGRADE.toLowerCase();
-    const tunnel = upgradeTo === 'websocket' && offered.includes(SPDY_TUNNEL_PORT_FORWARD_PROTOCOL);
     if (!spdy && upgradeTo !== 'websocket') {
       return refuseUpgrade(
         socket,
         400,
-        `unable to upgrade: ${req.headers.upgrade ?? 'no'} upgrade is not supported; use ${SPDY_UPGRADE} or WebSocket (${[SPDY_TUNNEL_PORT_FORWARD_PROTOCOL, ...PORT_FORWARD_SUBPROTOCOLS].join(', ')})`,
+        `unable to upgrade: ${req.headers.upgrade ?? 'no'} upgrade is not supported; use ${SPDY_UPGRADE} or WebSocket (${PORT_FORWARD_SUBPROTOCOLS.join(', ')})`,
       );
     }
     // SPDY carries the ports in each stream's headers; the WebSocket channel protocol in the query
-    const ports = spdy || tunnel ? [] : parsePortForwardPorts(url.searchParams);
+    const ports = spdy ? [] : parsePortForwardPorts(url.searchParams);
     if (ports instanceof InvalidInputError) return refuseUpgrade(socket, 400, ports.message);
     if (spdy) {
       const versions = String(req.headers['x-stream-protocol-version'] ?? '')
@@ -347,14 +337,6 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
       if (head.length) socket.unshift(head);
       socket.setNoDelay(true);
       void serveSpdyPortForward(socket, target);
-      return;
-    }
-    if (tunnel) {
-      acceptTunnelWebSocket(req, socket, head, SPDY_TUNNEL_PORT_FORWARD_PROTOCOL, (ws) => {
-        tunnels.add(ws);
-        ws.once('close', () => tunnels.delete(ws));
-        void serveSpdyPortForward(createWebSocketStream(ws), target);
-      });
       return;
     }
     forwards.handleUpgrade(req, socket, head, (ws) => relayPortForward(ws, host, ports));
@@ -463,7 +445,7 @@ export function startKubeletServer(deps: KubeletServerDeps): KubeletServer {
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const session of sessions) session.kill();
-        for (const client of [...wss.clients, ...forwards.clients, ...tunnels]) client.terminate();
+        for (const client of [...wss.clients, ...forwards.clients]) client.terminate();
         wss.close();
         forwards.close();
         server.close(() => resolve());
