@@ -264,7 +264,7 @@ describe('NodeVolumeLimits (upstream TestCSILimits, in our words)', () => {
 });
 
 describe('csiAttachLimitKey (upstream GetCSIAttachLimitKey)', () => {
-  it.each<[string, string]>([
+  it.each<[string, string, string]>([
     ['a short driver name is kept whole', EBS, 'attachable-volumes-csi-ebs.csi.aws.com'],
     [
       'a name too long for a resource name keeps 23 characters and 16 hex digits of its SHA-256',
