@@ -75,7 +75,7 @@ export function defaultCustomResourceDefinition(object: KubeObject): void {
   const o = object as Record<string, unknown>;
   if (!isJsonObject(o.spec)) return;
   const spec = o.spec as CustomResourceDefinition['spec'];
-  if (isJsonObject(spec.names)) {
+  if (isJsonObject(spec.names) && (spec.names.kind === undefined || typeof spec.names.kind === 'string')) {
     const names = spec.names;
     if (!names.singular && typeof names.kind === 'string') names.singular = names.kind.toLowerCase();
     if (!names.listKind && typeof names.kind === 'string' && names.kind) names.listKind = `${names.kind}List`;
@@ -86,7 +86,11 @@ export function defaultCustomResourceDefinition(object: KubeObject): void {
 
 /** The version objects are stored in, or undefined when no version is marked `storage`. */
 export function storageVersionOf(crd: CustomResourceDefinition): string | undefined {
-  return (crd.spec.versions ?? []).find((v) => v.storage === true)?.name;
+  const versions = crd.spec?.versions;
+  const found = Array.isArray(versions)
+    ? versions.find((v) => isJsonObject(v) && v.storage === true)
+    : undefined;
+  return typeof found?.name === 'string' ? found.name : undefined;
 }
 
 /** The condition of the given type, or undefined. */

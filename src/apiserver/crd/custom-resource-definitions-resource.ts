@@ -25,7 +25,7 @@ export const CUSTOM_RESOURCE_DEFINITIONS: ResourceDef = {
   shortNames: ['crd', 'crds'],
   categories: ['api-extensions'],
   nameRule: 'subdomain',
-  required: ['spec'],
+  required: [],
   fieldSelectors: [],
   columns: [
     {

@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../../operators/types.ts';
 import type { StatusCause } from '../api-status.ts';
 import { nameProblem } from '../validation.ts';
+import { crdShapeProblems } from './crd-shape.ts';
 import {
   type CrdNames,
   type CrdVersion,
@@ -173,8 +174,11 @@ function immutable(field: string, now: unknown, before: unknown, out: StatusCaus
  */
 export function validateCustomResourceDefinition(object: KubeObject, old?: KubeObject): StatusCause[] {
   const out: StatusCause[] = [];
-  if (!isJsonObject((object as Record<string, unknown>).spec)) return [fieldError.required('spec')];
-  const crd = object as CustomResourceDefinition;
+  const shape = crdShapeProblems(object);
+  if (shape.length) return shape;
+  // A missing spec is an empty one, as Go decodes it: every required field is then reported.
+  const spec = (object as Record<string, unknown>).spec;
+  const crd = { ...object, spec: isJsonObject(spec) ? spec : {} } as CustomResourceDefinition;
   const name = crd.metadata?.name;
   const plural = crd.spec.names?.plural ?? '';
   if (name && name !== `${plural}.${crd.spec.group ?? ''}`)

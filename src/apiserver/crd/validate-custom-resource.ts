@@ -203,6 +203,7 @@ function objectRules(
     }
   }
   for (const key of keys) {
+    if (value[key] === undefined) continue; // absent, as in JSON
     const prop = s.properties?.[key];
     if (prop) walk(value[key], prop, childPath(path, key), out);
     else if (typeof s.additionalProperties === 'object')

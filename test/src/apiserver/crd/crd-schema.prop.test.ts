@@ -2,6 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applySchemaDefaults } from '../../../../src/apiserver/crd/apply-schema-defaults.ts';
+import { defaultCustomResourceDefinition } from '../../../../src/apiserver/crd/custom-resource-definition.ts';
+import { CUSTOM_RESOURCE_DEFINITIONS } from '../../../../src/apiserver/crd/custom-resource-definitions-resource.ts';
 import { jsonPathValues, parseJsonPath } from '../../../../src/apiserver/crd/json-path.ts';
 import {
   childSchema,
@@ -9,6 +11,7 @@ import {
   type JSONSchemaProps,
 } from '../../../../src/apiserver/crd/json-schema-props.ts';
 import { pruneUnknownFields } from '../../../../src/apiserver/crd/prune-unknown-fields.ts';
+import { validateCustomResourceDefinition } from '../../../../src/apiserver/crd/validate-custom-resource-definition.ts';
 import { validateStructuralSchema } from '../../../../src/apiserver/crd/validate-structural-schema.ts';
 
 const key = fc.constantFrom('a', 'b', 'c', 'spec', 'x.y', 'n');
@@ -103,6 +106,44 @@ describe('CRD schema properties', () => {
         const path = keys.map((k) => `.${k.replaceAll('.', '\\.')}`).join('');
         expect(jsonPathValues(doc, parseJsonPath(path))).toEqual([leaf]);
       }),
+    );
+  });
+
+  it('a CRD of any shape is answered with causes, never an exception', () => {
+    const anyJson = fc.jsonValue({ maxDepth: 3 });
+    const version = fc.record(
+      {
+        name: fc.oneof(fc.constant('v1'), anyJson),
+        served: fc.oneof(fc.boolean(), anyJson),
+        storage: fc.oneof(fc.boolean(), anyJson),
+        schema: fc.oneof(anyJson, fc.record({ openAPIV3Schema: fc.oneof(schema, anyJson) })),
+        additionalPrinterColumns: anyJson,
+        subresources: anyJson,
+      },
+      { requiredKeys: [] },
+    );
+    const spec = fc.record(
+      {
+        group: anyJson,
+        scope: anyJson,
+        names: fc.oneof(
+          anyJson,
+          fc.record({ plural: anyJson, kind: anyJson, shortNames: anyJson }, { requiredKeys: [] }),
+        ),
+        versions: fc.oneof(anyJson, fc.array(fc.oneof(version, anyJson), { maxLength: 3 })),
+        conversion: anyJson,
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(spec, fc.option(anyJson, { nil: undefined }), (s, status) => {
+        const crd = { metadata: { name: 'x.example.com' }, spec: s, status } as never;
+        defaultCustomResourceDefinition(crd);
+        CUSTOM_RESOURCE_DEFINITIONS.defaults?.(structuredClone(crd));
+        const causes = validateCustomResourceDefinition(crd, structuredClone(crd));
+        expect(causes.every((c) => typeof c.field === 'string' && typeof c.message === 'string')).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });
