@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:https';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -470,10 +470,37 @@ describe('pods/portforward over WebSocket (v4.channel.k8s.io, as @kubernetes/cli
     expect(received).toBe('ping\n');
   }, 20_000);
 
-  it('kubectl port-forward (SPDY or SPDY tunnelled in WebSocket) is refused with a clear error', async () => {
-    const run = await kubectl(['port-forward', 'pod/echo-server', `${port}:${port}`]);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/upgrade|WebSocket|400|Bad Request/i);
+  it('kubectl port-forward (SPDY tunnelled in WebSocket) relays to the same pod port', async () => {
+    const local = await freePort();
+    const child = spawn(
+      'kubectl',
+      ['--kubeconfig', kubeconfig, 'port-forward', 'pod/echo-server', `${local}:${port}`],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = once(child, 'close');
+    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          if (d.toString().includes('Forwarding from')) resolve();
+        });
+        void exited.then(() => reject(new Error('kubectl port-forward exited')));
+      });
+      const socket = connect(local, '127.0.0.1');
+      let echoed = '';
+      socket.on('data', (d: Buffer) => {
+        echoed += d.toString();
+      });
+      socket.end('pong\n');
+      await once(socket, 'close');
+      expect(echoed).toBe('pong\n');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(guard);
+    }
   }, 20_000);
 });
 
