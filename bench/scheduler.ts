@@ -19,6 +19,8 @@
 // `avg` is measured pods over the measuring time, `p50` the median of the per-second samples. `attempt p99` is
 // interpolated from scheduler_scheduling_attempt_duration_seconds over the measured phase. `× CI` is avg over
 // kube-scheduler's minimum CI average at 5,000 nodes (ci-benchmark-scheduler-perf, on far larger machines).
+// `pods per CPU-s` is the measured pods over the CPU time (user + system) this process used meanwhile: on a
+// shared machine it moves far less with the other processes' load than the wall-clock rate does.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -253,6 +255,8 @@ interface Result {
   p50: number;
   attemptP99Ms: number;
   peakRssMiB: number;
+  /** CPU seconds (user + system, all threads) this process spent in the measured phase. */
+  cpuSeconds: number;
   /**
    * Initial pods gone by the end: the preemption victims. (scheduler_preemption_attempts_total is declared in
    * src/scheduler/scheduler-metrics.ts but nothing records it yet, so the pods are counted instead.)
@@ -383,12 +387,14 @@ async function runChild(w: Workload, mode: Mode): Promise<Result> {
     await profiler.post('Profiler.start');
   }
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const creating = pooled(measurePods, CONCURRENCY, (i) =>
     call(creator.create(PODS, w.measurePod(i) as KubeObject)),
   );
   const reached = await waitFor(before + measurePods, limitMs, (n) => samples.push(n));
   await creating;
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   phase(`${reached - before} measured pods scheduled`);
   if (profiler && profileDir) {
     const { profile } = await profiler.post('Profiler.stop');
@@ -415,6 +421,7 @@ async function runChild(w: Workload, mode: Mode): Promise<Result> {
     p50: quantile(samples, 0.5),
     attemptP99Ms,
     peakRssMiB: rss.stop() / 2 ** 20,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     victims,
     ...(w.threshold === undefined ? {} : { threshold: w.threshold }),
     timedOut: done < measurePods,
@@ -462,6 +469,7 @@ async function main(): Promise<void> {
         `${fmt(r.nodes)}/${fmt(r.initPods)}/${fmt(r.measurePods)}`,
         fmt(r.avg, 1) + (r.timedOut ? ` (only ${r.scheduled})` : ''),
         fmt(r.p50),
+        fmt(r.scheduled / r.cpuSeconds, 1),
         fmt(r.attemptP99Ms, 1),
         fmt(r.peakRssMiB),
         r.threshold === undefined ? 'none upstream' : String(r.threshold),
@@ -478,6 +486,7 @@ async function main(): Promise<void> {
       'nodes/init/measured',
       'pods/s avg',
       'pods/s p50',
+      'pods per CPU-s',
       'attempt p99 ms',
       'peak RSS MiB',
       'CI min pods/s',
