@@ -11,13 +11,11 @@ import { newNodePorts } from './node-ports/node-ports.ts';
 import { newNodeResourcesBalancedAllocation } from './node-resources/node-resources-balanced-allocation.ts';
 import { newNodeResourcesFit } from './node-resources/node-resources-fit.ts';
 import { newNodeUnschedulable } from './node-unschedulable/node-unschedulable.ts';
-import { NODE_VOLUME_LIMITS, nodeVolumeLimitsFactory } from './node-volume-limits/node-volume-limits.ts';
 import { podTopologySpreadFactory } from './pod-topology-spread/pod-topology-spread.ts';
 import { newPrioritySort } from './priority-sort/priority-sort.ts';
 import { newSchedulingGates } from './scheduling-gates/scheduling-gates.ts';
 import { newTaintToleration } from './taint-toleration/taint-toleration.ts';
-import { VOLUME_RESTRICTIONS, volumeRestrictionsFactory } from './volume-restrictions/volume-restrictions.ts';
-import { VOLUME_ZONE, volumeZoneFactory } from './volume-zone/volume-zone.ts';
+import { volumeRegistry } from './volume-registry.ts';
 // ── in-tree plugins of the pod-topology-spread / inter-pod-affinity / default-preemption helper: imports here ──
 
 /** The default plugins by name. Merge an out-of-tree registry over it: `{ ...inTreeRegistry, ...mine }`. */
@@ -38,7 +36,5 @@ export const inTreeRegistry: Registry = Object.freeze({
   [PLUGIN_NAMES.InterPodAffinity]: interPodAffinityFactory(),
   [PLUGIN_NAMES.DefaultPreemption]: defaultPreemptionFactory(),
   // ── the volume plugins, without storage lookups (the assembly passes claims, volumes and classes) ──
-  [VOLUME_RESTRICTIONS]: volumeRestrictionsFactory(),
-  [NODE_VOLUME_LIMITS]: nodeVolumeLimitsFactory(),
-  [VOLUME_ZONE]: volumeZoneFactory(),
+  ...volumeRegistry(),
 });
