@@ -5,11 +5,19 @@ import type { Logger } from '../../operators/logger.ts';
 import { KNOWN_FEATURE_GATES } from '../apiserver/index.ts';
 import { featureGatesFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
-import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+import { CONCURRENCY_FLAGS } from '../controller-manager/command.ts';
+import {
+  CONTROLLER_FEATURE_GATES,
+  controllerDescriptors,
+  DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+} from '../controller-manager/controller-descriptors.ts';
+import { controllerManager } from '../controller-manager/controller-manager.ts';
 import { rootCAFromKubeconfig } from '../controllers/root-ca-cert-publisher/root-ca-from-kubeconfig.ts';
 import { parseGoDuration } from '../kubelet/go-duration.ts';
 import { addPodSourceOptions, type PodSourceFlags, podSourceOptions } from '../kubelet/pod-source-flags.ts';
 import { createLogger } from '../logging/logger.ts';
+import { prometheusWorkQueueMetrics } from '../metrics/prometheus-work-queue-metrics.ts';
+import { reflectorMetrics } from '../metrics/reflector-metrics.ts';
 import { startNodeAgent } from './node-agent.ts';
 
 interface Flags extends PodSourceFlags {
@@ -120,21 +128,41 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           burst: flags.kubeApiBurst,
           logger,
         });
-        // until the controller manager runs it (issue 15): kube-root-ca.crt in every namespace, for
-        // the service-account volumes; only for the embedded API server (a cluster has its own)
+        // the controller manager, for the embedded API server only (a cluster has its own); one process,
+        // so no leader election, as the scheduler here
         const embedded = !flags.kubeconfig && !flags.inCluster && agent.kubeconfig;
-        const publisher = embedded
-          ? rootCACertPublisher({
+        const controllers = embedded
+          ? controllerManager({
               client: agent.client,
-              rootCA: rootCAFromKubeconfig(await readFile(agent.kubeconfig as string, 'utf8')),
+              descriptors: controllerDescriptors(),
+              options: {
+                concurrency: CONCURRENCY_FLAGS,
+                rootCA: rootCAFromKubeconfig(await readFile(agent.kubeconfig as string, 'utf8')),
+                terminatedPodGCThreshold: DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+                featureGates: CONTROLLER_FEATURE_GATES,
+              },
+              workQueueMetrics: prometheusWorkQueueMetrics(agent.registry),
+              reflectorMetrics: reflectorMetrics(agent.registry),
               logger,
-            }).subscribe()
+            }).subscribe({
+              next: (event) => {
+                if (event.type === 'Started')
+                  logger.info({ controller: event.controller }, 'Started controller');
+                if (event.type === 'Failed') {
+                  logger.error(
+                    { controller: event.controller, err: String(event.error) },
+                    'controller stopped',
+                  );
+                }
+              },
+              error: (err) => logger.error({ err: String(err) }, 'controller manager stopped'),
+            })
           : undefined;
         stdout.write(
           `${JSON.stringify({ server: agent.server, kubeconfig: agent.kubeconfig ?? null, node: nodeName, health: agent.healthUrl })}\n`,
         );
         await requested;
-        publisher?.unsubscribe();
+        controllers?.unsubscribe();
         await agent.stop(grace);
       } finally {
         dispose();
