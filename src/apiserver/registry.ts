@@ -576,7 +576,11 @@ export class Registry {
         this.admissionStore,
       );
       this.invalidIf(def, next, causes, old);
-      if (meta.generation !== undefined && canonical(old.spec) !== canonical(next.spec)) {
+      const generationPart = def.generationPart ?? ((o: KubeObject) => o.spec);
+      if (
+        meta.generation !== undefined &&
+        canonical(generationPart(old)) !== canonical(generationPart(next))
+      ) {
         meta.generation = (old.metadata?.generation ?? 0) + 1;
       }
     }

@@ -68,6 +68,8 @@ export interface ResourceDef {
   patchTypes?: readonly string[];
   /** Creates are refused with 405 (the resource's CRD is being deleted). */
   terminating?: boolean;
+  /** The part of an object whose change bumps metadata.generation on update; default `spec`. */
+  generationPart?: (object: KubeObject) => unknown;
   /** Sent as a Warning header with every request to this row (a deprecated CRD version). */
   deprecationWarning?: string;
 }

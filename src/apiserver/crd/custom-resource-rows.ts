@@ -134,6 +134,12 @@ function row(
       o.apiVersion = storageApiVersion;
     },
     present: (o) => presentAs(o, apiVersion, schema),
+    // as upstream: any change but metadata (and status, when it is a subresource) is a new generation
+    generationPart: (o) => {
+      const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o as Record<string, unknown>;
+      if (v.subresources?.status) delete rest.status;
+      return rest;
+    },
     patchTypes: CUSTOM_RESOURCE_PATCH_TYPES,
     terminating,
     ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? deprecationOf(crd, v) } : {}),
