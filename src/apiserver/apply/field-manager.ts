@@ -44,6 +44,8 @@ export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-confi
 /** Update entries kept before the oldest are folded into "ancient-changes", as kube-apiserver. */
 export const MAX_UPDATE_MANAGERS = 10;
 const ANCIENT_CHANGES = 'ancient-changes';
+/** The owner of an untracked object's fields when it is first applied to, as upstream names it. */
+const BEFORE_FIRST_APPLY = 'before-first-apply';
 /** The field manager kubectl apply --server-side uses: the only one whose first apply adopts last-applied ownership. */
 const KUBECTL_MANAGER = 'kubectl';
 
@@ -304,6 +306,8 @@ export class FieldManager {
     } catch {
       return live?.metadata?.managedFields as ManagedFieldsEntry[] | undefined;
     }
+    // An existing object nobody tracks stays untracked until someone applies (upstream's skip of non-applied).
+    if (owners.size === 0 && live !== undefined) return [];
     const type = this.typeOf(w.def);
     const ignored = this.ignored(w.def, w.subresource);
     let cmp: Comparison;
@@ -419,6 +423,11 @@ export class FieldManager {
       owners = new Map();
     }
     const liveValue = withoutManagedFields(live) ?? {};
+    if (owners.size === 0 && live !== undefined) {
+      // The first apply to an untracked object: what is there belongs to "before-first-apply" first.
+      const entries = this.update({ ...w, manager: BEFORE_FIRST_APPLY }, undefined, liveValue as KubeObject);
+      owners = decodeManagedFields(entries);
+    }
     const me: Owner = {
       manager: w.manager,
       operation: 'Apply',

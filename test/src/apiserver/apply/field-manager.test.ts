@@ -79,6 +79,7 @@ describe('Update entries (create, update, patch)', () => {
       'f:spec': { 'f:replicas': {} },
     });
     const live = { ...deployment({ replicas: 1 }), status: { replicas: 1 } };
+    live.metadata!.managedFields = fm.update({ def: DEPLOYMENTS, manager: 'm', time: T0 }, undefined, live);
     const next = { ...live, status: { replicas: 2, readyReplicas: 2 } };
     const out = fm.update(
       { def: DEPLOYMENTS, manager: 'kube-controller-manager', subresource: 'status', time: T0 },
@@ -94,6 +95,14 @@ describe('Update entries (create, update, patch)', () => {
         fieldsType: 'FieldsV1',
         fieldsV1: { 'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} } },
         subresource: 'status',
+      },
+      {
+        manager: 'm',
+        operation: 'Update',
+        apiVersion: 'apps/v1',
+        time: T0,
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
       },
     ]);
   });
@@ -187,7 +196,12 @@ describe('Update entries (create, update, patch)', () => {
 
   it('keeps at most ten Update entries, folding the oldest into "ancient-changes"', () => {
     const fm = new FieldManager();
-    let live = deployment({});
+    let live = deployment({ paused: true });
+    live.metadata!.managedFields = fm.update(
+      { def: DEPLOYMENTS, manager: 'creator', time: T0 },
+      undefined,
+      live,
+    );
     for (let i = 0; i < 12; i++) {
       const next = {
         ...structuredClone(live),
@@ -202,6 +216,7 @@ describe('Update entries (create, update, patch)', () => {
     }
     const out = entries(live);
     expect(out).toHaveLength(10);
+    // "creator" (the oldest, at T0 like m0) was folded first; the bucket took its paused field too.
     expect(out[0]).toMatchObject({
       manager: 'ancient-changes',
       operation: 'Update',
@@ -210,6 +225,7 @@ describe('Update entries (create, update, patch)', () => {
     });
     expect(out[0]!.fieldsV1).toEqual({
       'f:metadata': { 'f:labels': { '.': {}, 'f:l0': {}, 'f:l1': {}, 'f:l2': {} } },
+      'f:spec': { 'f:paused': {} },
     });
     expect(out.slice(1).map((e) => e.manager)).toEqual([
       'm3',
@@ -443,6 +459,142 @@ describe('apply', () => {
   ])('refuses %j with %i: %s', (config, code, message) => {
     const e = caught(() => new FieldManager().apply(w('m'), undefined, config, false));
     expect([e.statusCode, e.status.message]).toEqual([code, message]);
+  });
+});
+
+describe('upstream fieldmanager cases', () => {
+  const w = (manager: string, time = T0) => ({ def: DEPLOYMENTS, manager, time });
+  const PODS = def('pods');
+  const labelled = (): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', labels: { a: 'b' } },
+  });
+
+  it('an apply over fields an update set conflicts', () => {
+    const fm = new FieldManager();
+    const created = deployment(
+      { replicas: 3, selector: { matchLabels: { app: 'nginx' } } },
+      { labels: { app: 'nginx' } },
+    );
+    created.metadata!.managedFields = fm.update(w('fieldmanager_test'), undefined, created);
+    expect(
+      caught(() => fm.apply(w('fieldmanager_conflict'), created, deployment({ replicas: 101 }), false))
+        .statusCode,
+    ).toBe(409);
+  });
+
+  it('an update that sets only server-owned metadata records nobody', () => {
+    const fm = new FieldManager();
+    const obj = deployment({}, { uid: 'b', resourceVersion: 'b', generation: 0, creationTimestamp: T0 });
+    obj.metadata!.managedFields = [{ manager: 'update', operation: 'Apply', apiVersion: 'apps/v1' }];
+    delete obj.spec;
+    expect(fm.update(w('fieldmanager_test'), undefined, obj)).toEqual([]);
+  });
+
+  it('an apply of labels only is recorded', () => {
+    const fm = new FieldManager();
+    const out = fm.apply(
+      { def: PODS, manager: 'fieldmanager_test', time: T0 },
+      undefined,
+      labelled(),
+      false,
+    ).object;
+    expect(entries(out)).toHaveLength(1);
+  });
+
+  it('a second manager applying the same values adds its entry; a no-op update or re-apply changes nothing', () => {
+    const fm = new FieldManager();
+    const pw = (manager: string, s: number) => ({ def: PODS, manager, time: at(s) });
+    const first = fm.apply(pw('fieldmanager_test_apply', 0), undefined, labelled(), false).object;
+    const second = fm.apply(pw('fieldmanager_test_apply_other', 1), first, labelled(), false);
+    expect(second.changed).toBe(true);
+    expect(entries(second.object).map((e) => e.manager)).toEqual([
+      'fieldmanager_test_apply',
+      'fieldmanager_test_apply_other',
+    ]);
+    const next = {
+      ...labelled(),
+      metadata: { ...labelled().metadata, managedFields: second.object.metadata!.managedFields },
+    };
+    expect(fm.update(pw('fieldmanager_test_update', 2), second.object, next)).toEqual(
+      second.object.metadata!.managedFields,
+    );
+    const again = fm.apply(pw('fieldmanager_test_apply', 3), second.object, labelled(), true);
+    expect(again.changed).toBe(false);
+    expect(again.object).toEqual(second.object);
+  });
+
+  it('managedFields: [] stops tracking: later updates record nobody, the next apply starts again with "before-first-apply"', () => {
+    const fm = new FieldManager();
+    let live = deployment({ replicas: 100 }, { labels: { app: 'my-app' }, uid: 'u' });
+    live.metadata!.managedFields = fm.update(w('test_kubectl_create'), undefined, live);
+    expect(entries(live)).toHaveLength(1);
+    const reset = {
+      ...structuredClone(live),
+      metadata: { ...live.metadata, managedFields: [] },
+    } as KubeObject;
+    live = {
+      ...reset,
+      metadata: { ...reset.metadata, managedFields: fm.update(w('test_kubectl_replace'), live, reset) },
+    };
+    expect(entries(live)).toHaveLength(0);
+    const edited = deployment({ replicas: 100 }, { labels: { app: 'my-app', x: 'y' }, uid: 'u' });
+    expect(fm.update(w('test_k_client_side_apply'), live, edited)).toEqual([]);
+    live = edited;
+    const applied = fm.apply(
+      w('test_server_side_apply_without_upgrade', at(1)),
+      live,
+      deployment({ replicas: 100 }),
+      false,
+    ).object;
+    expect(entries(applied).map((e) => [e.manager, e.operation])).toEqual([
+      ['test_server_side_apply_without_upgrade', 'Apply'],
+      ['before-first-apply', 'Update'],
+    ]);
+    // The values "before-first-apply" holds conflict like any other manager's.
+    expect(
+      caught(() => fm.apply(w('someone'), applied, deployment({}, { labels: { x: 'z' } }), false)).status
+        .message,
+    ).toBe(
+      'Apply failed with 1 conflict: conflict with "before-first-apply" using apps/v1: .metadata.labels.x',
+    );
+  });
+
+  it('an invalid last-applied annotation adopts nothing: conflict, and force rewrites the annotation', () => {
+    const fm = new FieldManager();
+    const live = deployment(
+      { replicas: 1 },
+      { labels: { app: 'my-app-v1' }, annotations: { [LAST_APPLIED_ANNOTATION]: 'invalid-object' } },
+    );
+    live.metadata!.managedFields = fm.update(w('kubectl-client-side-apply-test'), undefined, live);
+    const config = deployment({ replicas: 100 }, { labels: { app: 'my-app-v2' } });
+    expect(caught(() => fm.apply(w('kubectl'), live, config, false)).statusCode).toBe(409);
+    const forced = fm.apply(w('kubectl'), live, config, true).object;
+    expect(forced.metadata!.annotations![LAST_APPLIED_ANNOTATION]).toContain('my-app-v2');
+  });
+
+  it('client-side apply then server-side apply by kubectl changes every field without conflicts', () => {
+    const fm = new FieldManager();
+    const spec = (replicas: number, app: string, image: string) => ({
+      replicas,
+      selector: { matchLabels: { app } },
+      template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'my-c', image }] } },
+    });
+    const manifest = deployment(spec(100, 'my-app', 'my-image-v1'), { labels: { app: 'my-app' } });
+    const live = deployment(spec(100, 'my-app', 'my-image-v1'), {
+      labels: { app: 'my-app' },
+      annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify(manifest) },
+    });
+    live.metadata!.managedFields = fm.update(w('kubectl-client-side-apply-test'), undefined, live);
+    const out = fm.apply(
+      w('kubectl'),
+      live,
+      deployment(spec(8, 'my-app-v2', 'my-image-v2'), { labels: { app: 'my-app-v2' } }),
+      false,
+    ).object;
+    expect(out.metadata!.annotations![LAST_APPLIED_ANNOTATION]).toContain('my-image-v2');
+    expect((out.spec as { replicas: number }).replicas).toBe(8);
   });
 });
 
