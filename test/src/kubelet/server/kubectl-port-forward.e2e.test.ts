@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
-import { PODS } from '../../../../streams/resources.ts';
+import { NODES, PODS } from '../../../../streams/resources.ts';
 import { KUBECTL } from '../../../helpers/kubectl.ts';
 import { waitForPod } from '../kubelet-fixture.ts';
 import { useServingKubelet } from './serving-kubelet.ts';
@@ -160,6 +160,45 @@ describe.skipIf(!KUBECTL)('kubectl port-forward through the API server', () => {
       `error forwarding port ${closed} to pod web, uid ${(await firstValueFrom(cluster.api.get<Pod>(PODS, 'web', { namespace: 'default' }))).metadata.uid}: dial tcp4 127.0.0.1:${closed}: connect: connection refused`,
     );
   }, 40_000);
+
+  it('a pod whose kubelet does not answer fails with the address the API server dialled', async () => {
+    const ghostPort = await freePort();
+    await firstValueFrom(
+      cluster.api.create(NODES, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'ghost-pf' },
+        status: {
+          addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+          daemonEndpoints: { kubeletEndpoint: { Port: ghostPort } },
+        },
+      }),
+    );
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stranded', namespace: 'default' },
+      spec: { nodeName: 'ghost-pf', containers: [{ name: 'c', image: 'x' }] },
+    };
+    const created = await firstValueFrom(cluster.api.create<Pod>(PODS, pod, { namespace: 'default' }));
+    // kubectl forwards only to a Running pod: say it runs, though no kubelet will answer for it
+    await firstValueFrom(cluster.api.updateStatus<Pod>(PODS, { ...created, status: { phase: 'Running' } }));
+    const local = await freePort();
+    const child = spawn(
+      KUBECTL!,
+      ['--kubeconfig', serving.kubeconfig, 'port-forward', 'pod/stranded', `${local}:80`],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    clearTimeout(guard);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`127.0.0.1:${ghostPort}`);
+  }, 30_000);
 
   it('a pod that does not exist is NotFound', async () => {
     const local = await freePort();
