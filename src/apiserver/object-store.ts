@@ -232,7 +232,7 @@ export class ObjectStore {
    * @param object `json` parsed, when the caller has it already
    */
   load(resource: string, key: string, rv: number, json: string, object?: KubeObject): void {
-    this.mapOf(resource).set(key, { object: object ?? (JSON.parse(json) as KubeObject), json, rv });
+    this.mapOf(resource).set(key, object ? { object, json, rv } : new LoadedObject(json, rv));
   }
 
   /** After {@link load}: the store's rv (a watch or exact list can start here, not earlier). */
@@ -355,5 +355,20 @@ export class ObjectStore {
   /** Every live object, for journal compaction. */
   *entries(): Generator<{ resource: string; key: string; stored: StoredObject }> {
     for (const [resource, map] of this.maps) for (const [key, stored] of map) yield { resource, key, stored };
+  }
+}
+
+/** A stored version loaded at start: parsed on first use, so a restart over many objects is quick. */
+class LoadedObject implements StoredObject {
+  readonly json: string;
+  readonly rv: number;
+  private parsed: KubeObject | undefined;
+  constructor(json: string, rv: number) {
+    this.json = json;
+    this.rv = rv;
+  }
+  get object(): KubeObject {
+    this.parsed ??= JSON.parse(this.json) as KubeObject;
+    return this.parsed;
   }
 }
