@@ -161,6 +161,37 @@ function specRules(crd: CustomResourceDefinition, out: StatusCause[]): void {
     );
 }
 
+const APPROVAL = 'api-approved.kubernetes.io';
+const APPROVAL_PR = 'see https://github.com/kubernetes/enhancements/pull/1111';
+
+function isProtectedGroup(group: string | undefined): boolean {
+  return !!group && ['k8s.io', 'kubernetes.io'].some((g) => group === g || group.endsWith(`.${g}`));
+}
+
+/** The approval annotation's problem in a protected group (*.k8s.io, *.kubernetes.io), or undefined. */
+function approvalProblem(crd: CustomResourceDefinition): StatusCause | undefined {
+  if (!isProtectedGroup(crd.spec.group)) return undefined;
+  const field = `metadata.annotations[${APPROVAL}]`;
+  const value = crd.metadata?.annotations?.[APPROVAL];
+  if (!value)
+    return fieldError.required(
+      field,
+      `protected groups must have approval annotation "${APPROVAL}", ${APPROVAL_PR}`,
+    );
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (value.startsWith('unapproved') || url?.host) return undefined;
+  return fieldError.invalid(
+    field,
+    value,
+    `protected groups must have approval annotation "${APPROVAL}" with either a URL or a reason starting with "unapproved", ${APPROVAL_PR}`,
+  );
+}
+
 function immutable(field: string, now: unknown, before: unknown, out: StatusCause[]): void {
   if (now !== before) out.push(fieldError.invalid(field, now, 'field is immutable'));
 }
@@ -184,6 +215,10 @@ export function validateCustomResourceDefinition(object: KubeObject, old?: KubeO
   if (name && name !== `${plural}.${crd.spec.group ?? ''}`)
     out.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   specRules(crd, out);
+  const approval = approvalProblem(crd);
+  // on update only when it was fine before, so old objects stay writable
+  if (approval && (!old || !approvalProblem({ ...old, spec: crd.spec } as CustomResourceDefinition)))
+    out.push(approval);
   if (crd.status?.acceptedNames) namesRules(crd.status.acceptedNames, 'status.acceptedNames', out);
   if (old && isJsonObject((old as Record<string, unknown>).spec)) {
     const prev = old as CustomResourceDefinition;

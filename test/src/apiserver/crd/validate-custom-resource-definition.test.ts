@@ -97,6 +97,23 @@ describe('validateCustomResourceDefinition', () => {
       'spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.n": should be a json path under .spec',
     ],
     [
+      'a protected group without the approval annotation',
+      (c) => {
+        c.spec.group = 'x.k8s.io';
+        c.metadata.name = 'gadgets.x.k8s.io';
+      },
+      'metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111',
+    ],
+    [
+      'a protected group with an approval that is neither a URL nor unapproved',
+      (c) => {
+        c.spec.group = 'kubernetes.io';
+        c.metadata.name = 'gadgets.kubernetes.io';
+        (c.metadata as Record<string, unknown>).annotations = { 'api-approved.kubernetes.io': 'yes' };
+      },
+      'metadata.annotations[api-approved.kubernetes.io]: Invalid value: "yes": protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111',
+    ],
+    [
       'preserveUnknownFields',
       (c) => ((c.spec as Record<string, unknown>).preserveUnknownFields = true),
       'spec.preserveUnknownFields: Invalid value: true: cannot set to true',
@@ -107,6 +124,18 @@ describe('validateCustomResourceDefinition', () => {
     defaultCustomResourceDefinition(crd);
     expect(lines(crd).join('\n')).toContain(expected);
   });
+
+  it.each(['https://github.com/kubernetes/enhancements/pull/1111', 'unapproved, experimental'])(
+    'accepts a protected group approved with %s',
+    (approval) => {
+      const crd = base();
+      crd.spec.group = 'x.k8s.io';
+      crd.metadata.name = 'gadgets.x.k8s.io';
+      (crd.metadata as Record<string, unknown>).annotations = { 'api-approved.kubernetes.io': approval };
+      defaultCustomResourceDefinition(crd);
+      expect(lines(crd)).toEqual([]);
+    },
+  );
 
   it('defaults singular and listKind from the kind', () => {
     const crd = base();
