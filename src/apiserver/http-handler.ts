@@ -40,7 +40,7 @@ import {
   metricsApiGroup,
 } from './metrics-api/metrics-discovery.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
-import { OpenApiV3Documents, openApiSchemasOf, openApiV2Document } from './openapi/index.ts';
+import { OpenApiV2Documents, OpenApiV3Documents, openApiSchemasOf } from './openapi/index.ts';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/content-types.ts';
 import { encodeList, encodeObject, hasProtobufForm } from './protobuf/object-codec.ts';
 import { protobufBodyAsJson } from './protobuf/protobuf-request-body.ts';
@@ -280,6 +280,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
   const resourceMetrics = metricsApi({ registry, logger: log });
   const openApi = openApiSchemasOf(registry);
   const openApiV3 = new OpenApiV3Documents(() => registry.table, openApi);
+  const openApiV2 = new OpenApiV2Documents(() => registry.table, openApi);
   const metrics = new ApiServerMetrics(() => storedObjectCounts(registry.table, ctx.store));
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -324,10 +325,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       if (!doc) throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
       return send(res, 200, doc);
     }
-    if (path === '/openapi/v2') {
-      negotiate(req.headers.accept, false); // JSON only: a protobuf-only Accept is 406
-      return send(res, 200, openApiV2Document(registry.table, openApi));
-    }
+    if (path === '/openapi/v2') return openApiV2.serve(req.headers.accept, res); // JSON or gnostic protobuf
     if (path.startsWith('/openapi/')) {
       throw new ApiStatusError(404, 'NotFound', 'the server could not find the requested resource');
     }

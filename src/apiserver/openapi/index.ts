@@ -9,5 +9,6 @@ export {
 export { type CrdKindInput, crdKindSchemas, crdSchemaName } from './crd-kind-schemas.ts';
 export { type JsonSchema, refName, refTo } from './json-schema.ts';
 export { OpenApiSchemas, openApiSchemasOf } from './openapi-schemas.ts';
-export { openApiV2Document, toV2Schema } from './openapi-v2.ts';
+export { OpenApiV2Documents, openApiV2Document, toV2Schema } from './openapi-v2.ts';
+export { encodeOpenApiV2, OPENAPI_V2_PROTOBUF } from './openapi-v2-protobuf.ts';
 export { gvPath, OpenApiV3Documents, openApiV3Document, servedGroupVersions } from './openapi-v3.ts';

@@ -1,7 +1,10 @@
 // The OpenAPI v2 (Swagger 2.0) document: every group-version's paths and definitions in one JSON body.
+import type { ServerResponse } from 'node:http';
+import { notAcceptable } from '../api-status.ts';
 import type { ResourceDef } from '../resource-table.ts';
 import { type JsonSchema, V2_REF_PREFIX, V3_REF_PREFIX } from './json-schema.ts';
 import type { OpenApiSchemas } from './openapi-schemas.ts';
+import { encodeOpenApiV2, OPENAPI_V2_PROTOBUF } from './openapi-v2-protobuf.ts';
 import { openApiV3Document, servedGroupVersions } from './openapi-v3.ts';
 
 /**
@@ -95,3 +98,58 @@ export function openApiV2Document(table: readonly ResourceDef[], schemas: OpenAp
     ),
   };
 }
+
+/** The v2 document of one server, cached while neither the schemas nor the resources change. */
+export class OpenApiV2Documents {
+  readonly #table: () => readonly ResourceDef[];
+  readonly #schemas: OpenApiSchemas;
+  #cache: { key: string; json: string; protobuf?: Uint8Array } | undefined;
+
+  constructor(table: () => readonly ResourceDef[], schemas: OpenApiSchemas) {
+    this.#table = table;
+    this.#schemas = schemas;
+  }
+
+  #current(): { key: string; json: string; protobuf?: Uint8Array } {
+    const table = this.#table();
+    const key = `${this.#schemas.generation}|${table.map((d) => `${d.group}/${d.version}/${d.resource}:${d.kind}`).join(',')}`;
+    if (this.#cache?.key !== key)
+      this.#cache = { key, json: JSON.stringify(openApiV2Document(table, this.#schemas)) };
+    return this.#cache;
+  }
+
+  /** The document as JSON text. */
+  json(): string {
+    return this.#current().json;
+  }
+
+  /** The document in gnostic's protobuf form. */
+  protobuf(): Uint8Array {
+    const entry = this.#current();
+    entry.protobuf ??= encodeOpenApiV2(JSON.parse(entry.json) as Record<string, unknown>);
+    return entry.protobuf;
+  }
+
+  /**
+   * Answers `GET /openapi/v2`: protobuf when the Accept header names gnostic's media type (as
+   * client-go's discovery does), JSON when it accepts JSON or anything, else 406.
+   */
+  serve(accept: string | undefined, res: ServerResponse): void {
+    const ranges = (accept ?? '').split(',').map((r) => r.split(';')[0]!.trim());
+    const wantsProtobuf = ranges.some((r) => r === OPENAPI_V2_PROTOBUF || r === OPENAPI_V2_PROTOBUF_DOTTED);
+    const json =
+      !accept || ranges.some((r) => r === 'application/json' || r === '*/*' || r === 'application/*');
+    if (!wantsProtobuf && !json) throw notAcceptable(accept ?? '');
+    const body = wantsProtobuf ? this.protobuf() : this.json();
+    res.writeHead(200, {
+      // Answered with the dotted spelling whichever was asked for (Go's mime parser refuses the '@').
+      'Content-Type': wantsProtobuf ? OPENAPI_V2_PROTOBUF_DOTTED : 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-cache, private',
+    });
+    res.end(body);
+  }
+}
+
+/** The older spelling of the protobuf media type, which kube-apiserver also answers. */
+const OPENAPI_V2_PROTOBUF_DOTTED = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';

@@ -92,7 +92,13 @@ describe('embedded API server over HTTP', () => {
       expect(v2.body.swagger).toBe('2.0');
       expect(v2.body.definitions['io.k8s.api.core.v1.Pod']).toBeDefined();
       const protobufOnly = { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' };
-      expect((await request(server, 'GET', '/openapi/v2', { headers: protobufOnly })).status).toBe(406);
+      const v2proto = await request(server, 'GET', '/openapi/v2', { headers: protobufOnly });
+      expect(v2proto.status).toBe(200);
+      expect(v2proto.headers['content-type']).toBe(
+        'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+      );
+      const yamlOnly = { Accept: 'application/yaml' };
+      expect((await request(server, 'GET', '/openapi/v2', { headers: yamlOnly })).status).toBe(406);
     });
   });
 

@@ -84,6 +84,19 @@ describe.skipIf(!KUBECTL)('kubectl explain and --validate against the embedded A
       expect(r.stdout).toMatch(line);
   });
 
+  it('explains from the v2 document too (--output plaintext-openapiv2, read as protobuf)', async () => {
+    const r = await kubectl([
+      'explain',
+      '--output',
+      'plaintext-openapiv2',
+      'deployment.spec.template.spec.containers',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^KIND:\s+Deployment\nVERSION:\s+apps\/v1\n/);
+    expect(r.stdout).toMatch(/RESOURCE: containers <\[\]Object>/);
+    expect(r.stdout).toMatch(/image\t<string>/);
+  });
+
   it('says a field that does not exist does not, as upstream', async () => {
     const r = await kubectl(['explain', 'pod.spec.nodeNamee']);
     expect(r.code).not.toBe(0);
