@@ -162,6 +162,40 @@ describe('the scheduler with HTTP extenders', { timeout: 60_000 }, () => {
     await firstValueFrom(cluster.api.delete(PODS, 'stuck', { namespace: 'default' }));
   });
 
+  it('a managed resource ignored by the scheduler is left to the extender (NodeResourcesFit does not count it)', async () => {
+    extender.handlers.filter = (body) => ({ NodeNames: body.NodeNames });
+    await start([
+      {
+        urlPrefix: extender.urlPrefix,
+        filterVerb: 'filter',
+        nodeCacheCapable: true,
+        managedResources: [{ name: 'example.com/gpu', ignoredByScheduler: true }],
+      },
+    ]);
+    const gpu: Pod = {
+      metadata: { name: 'wants-gpu', namespace: 'default' },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            image: 'nginx',
+            resources: { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '1' } },
+          },
+        ],
+      },
+    };
+    const plain = pod('no-gpu');
+    await firstValueFrom(cluster.api.create(PODS, gpu));
+    await firstValueFrom(cluster.api.create(PODS, plain));
+    // no node has example.com/gpu, yet the pod is bound: the extender manages it
+    expect(['blocked', 'plain', 'favourite']).toContain(await boundTo('wants-gpu'));
+    await boundTo('no-gpu');
+    // only the pod using the managed resource was sent to the extender
+    const asked = extender.requests.map((r) => (r.body.Pod as Pod).metadata.name);
+    expect(asked).toContain('wants-gpu');
+    expect(asked).not.toContain('no-gpu');
+  });
+
   it('a preempting extender picks the node; its victim gets the Preempted event', async () => {
     await firstValueFrom(
       cluster.api.create(PRIORITY_CLASSES, {
