@@ -1,6 +1,6 @@
 // Benchmark of the embedded API server on each storage engine: creates/s, list latency, watch fan-out, restart.
 // Run: npm run bench -- apiserver   (prints a table; numbers are for this machine only)
-// Knobs: BENCH_ENGINES=memory,sqlite,etcd  BENCH_WRITES  BENCH_PODS (list)  BENCH_RESTART_OBJECTS  BENCH_WATCHERS  BENCH_EVENTS
+// Knobs: BENCH_ENGINES=memory,sqlite,etcd  BENCH_PARTS=creates,restart,watch  BENCH_WRITES  BENCH_PODS (list)  BENCH_RESTART_OBJECTS  BENCH_WATCHERS  BENCH_EVENTS
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
@@ -28,6 +28,8 @@ const RESTART_OBJECTS = Number(process.env.BENCH_RESTART_OBJECTS ?? 100_000);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const CLIENTS = 16;
+/** Which measures to run: creates, restart (with the lists), watch. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'creates,restart,watch').split(','));
 
 type Server = Pick<RunningApiServer, 'url' | 'caPem' | 'token'>;
 
@@ -428,7 +430,7 @@ async function main(): Promise<void> {
   if (run.length < ENGINES.length)
     rows.push(['etcd', 'skipped: no etcd binary on PATH (Debian package etcd-server)']);
   try {
-    for (const engine of run) {
+    for (const engine of PARTS.has('creates') ? run : []) {
       for (const form of ['json', 'protobuf'] as const) {
         const rate = await createsPerSecond(engines, engine, form);
         rows.push([
@@ -437,7 +439,7 @@ async function main(): Promise<void> {
         ]);
       }
     }
-    for (const engine of run) {
+    for (const engine of PARTS.has('restart') ? run : []) {
       if (engine === 'memory') continue;
       const s = await restartAndList(engines, engine);
       if (s.firstStartMs !== undefined)
@@ -453,7 +455,7 @@ async function main(): Promise<void> {
       rows.push([`list ${PODS} pods, ${engine}, limit=500 first page`, `${s.listPage.toFixed(1)} ms`]);
       rows.push([`list ${PODS} pods, ${engine}, labelSelector (1/50)`, `${s.listSelected.toFixed(1)} ms`]);
     }
-    for (const engine of run) {
+    for (const engine of PARTS.has('watch') ? run : []) {
       const fan = await watchFanOut(engines, engine);
       rows.push([
         `watch fan-out, ${engine}, ${WATCHERS} watchers x ${EVENTS} events`,
