@@ -80,7 +80,12 @@ export function tunnelSpdyOverWebSocket(
         };
         if (khead.length) ws.send(khead);
         ws.on('message', (data: RawData) => {
-          spdy.write(Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer));
+          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+          // backpressure: stop reading the client while the kubelet is slow to take what it sent
+          if (!spdy.write(bytes)) {
+            ws.pause();
+            spdy.once('drain', () => ws.resume());
+          }
         });
         let inFlight = 0;
         spdy.on('data', (chunk: Buffer) => {

@@ -17,6 +17,8 @@ import { HeaderDeflater, HeaderInflater, type SpdyHeaders } from './spdy-header-
 const MAX_DATA_FRAME = 64 * 1024;
 /** Frames read but not yet handled before reading from the transport pauses. */
 const MAX_PENDING_FRAMES = 256;
+/** Bytes a stream holds for a reader that lags before the session stops reading the transport. */
+const STREAM_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * One stream the peer opened. Reading gives the peer's data and ends at its FIN; writing sends DATA
@@ -56,14 +58,15 @@ class ServerStream extends Duplex implements SpdyStream {
   private readonly session: Session;
 
   constructor(session: Session, streamId: number, headers: SpdyHeaders) {
-    super({ allowHalfOpen: true });
+    super({ allowHalfOpen: true, readableHighWaterMark: STREAM_BUFFER_BYTES });
     this.session = session;
     this.streamId = streamId;
     this.headers = headers;
   }
 
   override _read(): void {
-    // SPDY/3.1 peers here (spdystream) keep no flow-control windows: data is pushed as it arrives
+    // the reader wants more: if this stream had stopped the session's reading, it may go on
+    this.session.unblock(this);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -85,7 +88,9 @@ class ServerStream extends Duplex implements SpdyStream {
   }
 
   receive(data: Buffer): void {
-    if (!this.remoteFinished && data.length > 0) this.push(data);
+    // no flow-control windows (spdystream keeps none): a stream whose reader lags holds the whole
+    // session's reading, as spdystream's unbuffered channels hold its frame loop
+    if (!this.remoteFinished && data.length > 0 && !this.push(data)) this.session.block(this);
   }
 
   finishRemote(): void {
@@ -112,6 +117,8 @@ class Session {
   private ended = false;
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** Streams whose readers lag: while any, the transport is not read. */
+  private readonly blocked = new Set<ServerStream>();
   private readonly transport: Duplex;
   private readonly options: SpdyServerConnectionOptions;
   private readonly logger: Logger;
@@ -155,8 +162,22 @@ class Session {
       })
       .finally(() => {
         this.pending -= 1;
-        if (this.pending <= MAX_PENDING_FRAMES / 2 && this.transport.isPaused()) this.transport.resume();
+        this.resumeIfFree();
       });
+  }
+
+  block(stream: ServerStream): void {
+    this.blocked.add(stream);
+    this.transport.pause();
+  }
+
+  unblock(stream: ServerStream): void {
+    if (this.blocked.delete(stream)) this.resumeIfFree();
+  }
+
+  private resumeIfFree(): void {
+    if (this.blocked.size === 0 && this.pending <= MAX_PENDING_FRAMES / 2 && this.transport.isPaused())
+      this.transport.resume();
   }
 
   send(frame: SpdyFrame): boolean {
@@ -192,6 +213,7 @@ class Session {
 
   forget(stream: ServerStream): void {
     if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
+    this.unblock(stream);
     if (this.goneAway && this.streams.size === 0) this.transport.end();
   }
 
@@ -301,6 +323,10 @@ class Session {
  * accepted stream is emitted on `streams$`. The peer's PINGs are answered; SETTINGS and WINDOW_UPDATE
  * are read and ignored (spdystream, kubectl's side, keeps no flow-control windows, and neither does
  * this server); a malformed frame sends GOAWAY PROTOCOL_ERROR and ends the transport.
+ *
+ * Backpressure: a stream holds up to 1 MiB its reader has not taken; beyond that the session stops
+ * reading the transport until that reader catches up (spdystream's unbounded frame loop blocks the
+ * same way). Writes wait for the transport to drain.
  *
  * Teardown: the session ends when the transport closes (every stream destroyed, `streams$` completes)
  * or on `close()`.

@@ -64,6 +64,24 @@ describe('spdyServerConnection', () => {
     expect(client.received.filter((f) => f.type === 'DATA').length).toBeGreaterThan(4);
   });
 
+  it('a stream whose reader lags holds the session: frames after it wait until it is read', async () => {
+    const { client, streams } = session();
+    client.open(1, {});
+    await client.until(() => streams.length === 1, 'the stream');
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    for (let i = 0; i < 32; i++) client.data(1, chunk); // 2 MiB, twice what a stream holds unread
+    await new Promise((r) => setTimeout(r, 100)); // what was read before the session paused is handled
+    client.send({ type: 'PING', id: 9 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(client.received.filter((f) => f.type === 'PING')).toEqual([]);
+    let read = 0;
+    streams[0]!.on('data', (c: Buffer) => {
+      read += c.length;
+    });
+    await client.until((f) => f.some((x) => x.type === 'PING'), 'the PING answer');
+    expect(read).toBe(32 * chunk.length);
+  });
+
   it('a stream the accept check refuses gets RST_STREAM REFUSED_STREAM and is not handed over', async () => {
     const { client, streams } = session((h) => (h.port ? undefined : '"port" header is required'));
     client.open(1, { streamtype: 'data' });
