@@ -325,8 +325,8 @@ class Session {
  * this server); a malformed frame sends GOAWAY PROTOCOL_ERROR and ends the transport.
  *
  * Backpressure: a stream holds up to 1 MiB its reader has not taken; beyond that the session stops
- * reading the transport until that reader catches up (spdystream's unbounded frame loop blocks the
- * same way). Writes wait for the transport to drain.
+ * reading the transport until that reader catches up (spdystream's unbuffered per-stream channels
+ * hold its frame loop the same way). Writes wait for the transport to drain.
  *
  * Teardown: the session ends when the transport closes (every stream destroyed, `streams$` completes)
  * or on `close()`.
