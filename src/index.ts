@@ -278,6 +278,11 @@ export type {
 export { controllerDescriptors, knownControllerNames } from './controller-manager/controller-descriptors.ts';
 export { type ControllerManagerConfig, controllerManager } from './controller-manager/controller-manager.ts';
 export { type ControllerManagerEvent, startControllers } from './controller-manager/start-controllers.ts';
+export {
+  ROOT_CA_CERT_PUBLISHER_CONTROLLER_NAME,
+  type RootCACertPublisherConfig,
+  rootCACertPublisher,
+} from './controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
 export { dropManagedFields } from './informers/drop-managed-fields.ts';
 export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';
 export {
@@ -325,6 +330,8 @@ export {
   type StatusManagerConfig,
   statusManager,
 } from './kubelet/status/status-manager.ts';
+export { requiresRefresh, type TokenManager, tokenManager } from './kubelet/token/token-manager.ts';
+export { tokenRequestClient } from './kubelet/token/token-request-client.ts';
 export {
   type CoordinatedElectionControllerConfig,
   coordinatedElectionController,
