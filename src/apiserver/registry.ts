@@ -213,7 +213,7 @@ export class Registry {
   /** kube-apiserver's admission chain, run on create and update (mutating, then validating). */
   readonly admission: AdmissionChain;
   /** Server-side apply and metadata.managedFields; CRDs add their schemas' list types with `useSchemas`. */
-  readonly fieldManager = new FieldManager();
+  readonly fieldManager = new FieldManager(this);
   private readonly admissionStore: AdmissionStore;
 
   constructor(

@@ -2,9 +2,10 @@
 import type { KubeObject } from '../../../operators/types.ts';
 import { ApiStatusError, badRequest } from '../api-status.ts';
 import { customResourceSchemaOf } from '../crd/custom-resource-rows.ts';
+import { openApiSchemasOf } from '../openapi/index.ts';
 import { apiVersionOf, type ResourceDef } from '../resource-table.ts';
 import { type FieldPath, FieldSet, fieldElement, pathToString } from './field-set.ts';
-import { builtinFieldType, customResourceFieldType, type FieldType } from './field-type.ts';
+import { type ApplySchema, builtinFieldType, customResourceFieldType, type FieldType } from './field-type.ts';
 import {
   type Comparison,
   compare,
@@ -13,6 +14,7 @@ import {
   TypedValueError,
   toFieldSet,
 } from './typed-value.ts';
+import { undeclaredFields } from './undeclared-fields.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -262,6 +264,28 @@ export interface FieldWrite {
  */
 export class FieldManager {
   private schemas: ((def: ResourceDef) => FieldType | undefined)[] = [customResourceTypes];
+  /** The server whose published OpenAPI schemas say which fields a kind declares (none: not checked). */
+  private readonly server: object | undefined;
+
+  /** @param server the registry whose OpenAPI schemas (built-in kinds and CRDs) an apply is checked against */
+  constructor(server?: object) {
+    this.server = server;
+  }
+
+  /** The published schema of a resource's kind, to refuse undeclared fields as structured-merge-diff does. */
+  private kindSchema(
+    def: ResourceDef,
+  ): { schema: ApplySchema; resolve: (s: ApplySchema) => ApplySchema | undefined } | undefined {
+    if (!this.server) return undefined;
+    const schemas = openApiSchemasOf(this.server);
+    const name = schemas.kindSchemaName(def.group, def.version, def.kind);
+    const schema = name ? schemas.schema(name) : undefined;
+    if (!schema) return undefined;
+    return {
+      schema: schema as ApplySchema,
+      resolve: (s) => schemas.resolve(s as never) as ApplySchema | undefined,
+    };
+  }
 
   /**
    * Adds a source of merge types (published OpenAPI, say); custom resources' CRD schemas come first, then these
@@ -394,17 +418,27 @@ export class FieldManager {
     }
     if (cfg.metadata?.managedFields !== undefined && cfg.metadata.managedFields !== null)
       throw badRequest('metadata.managedFields must be nil');
+    const meta = cfg.metadata ?? {};
+    const name = meta.namespace ? `${meta.namespace}/${meta.name ?? ''}` : `${meta.name ?? ''}`;
+    const typedPatchError = (problems: string[]) =>
+      new ApiStatusError(
+        500,
+        'InternalError',
+        `failed to create typed patch object (${name}; ${apiVersion}, Kind=${w.def.kind}): ${
+          problems.length === 1 ? problems[0] : ['errors:', ...problems.map((p) => `  ${p}`)].join('\n')
+        }`,
+      );
+    const kind = this.kindSchema(w.def);
+    if (kind) {
+      const undeclared = undeclaredFields(cfg, kind.schema, kind.resolve, this.typeOf(w.def));
+      if (undeclared.length)
+        throw typedPatchError(undeclared.map((p) => `${pathToString(p)}: field not declared in schema`));
+    }
     try {
       return this.applyTyped(w, live, cfg, force);
     } catch (error) {
       if (!(error instanceof TypedValueError)) throw error;
-      const meta = cfg.metadata ?? {};
-      const name = meta.namespace ? `${meta.namespace}/${meta.name ?? ''}` : `${meta.name ?? ''}`;
-      throw new ApiStatusError(
-        500,
-        'InternalError',
-        `failed to create typed patch object (${name}; ${apiVersion}, Kind=${w.def.kind}): ${error.message}`,
-      );
+      throw typedPatchError([error.message]);
     }
   }
 

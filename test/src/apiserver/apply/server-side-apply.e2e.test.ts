@@ -168,6 +168,27 @@ describe('server-side apply over HTTP', () => {
     expect(stale.body.message).toContain('the object has been modified');
   });
 
+  it('refuses fields the kind does not declare, as structured-merge-diff does (500, every path named)', async () => {
+    const out = await request(
+      server,
+      'PATCH',
+      '/apis/apps/v1/namespaces/default/deployments/typo?fieldManager=x',
+      {
+        raw: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: typo, namespace: default}\nspec:\n  replicaz: 2\n  template:\n    spec: {containers: [{name: c, image: i, imagePullPolice: Always}]}\n',
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      },
+    );
+    expect(out.status).toBe(500);
+    expect(out.body.message).toBe(
+      'failed to create typed patch object (default/typo; apps/v1, Kind=Deployment): errors:\n' +
+        '  .spec.replicaz: field not declared in schema\n' +
+        '  .spec.template.spec.containers[name="c"].imagePullPolice: field not declared in schema',
+    );
+    expect((await request(server, 'GET', '/apis/apps/v1/namespaces/default/deployments/typo')).status).toBe(
+      404,
+    );
+  });
+
   it('refuses an apply to the status of a missing object with 404', async () => {
     const out = await request(
       server,
@@ -415,6 +436,17 @@ describe.skipIf(!KUBECTL)('kubectl apply --server-side', () => {
       operation: 'Apply',
       fieldsV1: { 'f:data': { 'f:key': {} } },
     });
+  });
+
+  it('names an undeclared field as a real cluster does', async () => {
+    const r = await kubectl(
+      ['apply', '--server-side', '-f', '-'],
+      deployment(5, 'nginx:1.27').replace('replicas:', 'replicaz:'),
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      'failed to create typed patch object (default/web; apps/v1, Kind=Deployment): .spec.replicaz: field not declared in schema',
+    );
   });
 
   it('a dry run changes nothing', async () => {
