@@ -192,7 +192,8 @@ class Scanner {
         else if (this.duplicatesOnly) child = 'any';
         else {
           this.problems.push(`unknown field ${JSON.stringify(at)}`);
-          (unknown ??= new Set()).add(key);
+          unknown ??= new Set();
+          unknown.add(key);
           child = 'skip';
         }
       }
