@@ -410,6 +410,8 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
     const encoded = (object: unknown): unknown => (form === 'protobuf' ? encodeObject(object) : object);
     const render = (stored: KubeObject): unknown => {
       const object = def.present ? def.present(stored) : stored; // custom resources: the request's version
+      if (method !== 'GET')
+        for (const w of def.writeWarnings?.(object) ?? []) res.appendHeader('Warning', warningHeaderValue(w));
       if (form === 'protobuf') return encodeObject(object);
       if (form === 'table') return toTable(def, [object], { includeObject: includeObjectParam(q) }, {});
       if (form === 'metadata') return partialObjectMetadata(object);

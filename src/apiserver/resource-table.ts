@@ -70,6 +70,8 @@ export interface ResourceDef {
   terminating?: boolean;
   /** The part of an object whose change bumps metadata.generation on update; default `spec`. */
   generationPart?: (object: KubeObject) => unknown;
+  /** Warnings for the answer to a write, from the object written (CRDs: CEL rules not evaluated). */
+  writeWarnings?: (object: KubeObject) => string[];
   /** Sent as a Warning header with every request to this row (a deprecated CRD version). */
   deprecationWarning?: string;
 }

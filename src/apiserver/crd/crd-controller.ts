@@ -14,6 +14,7 @@ import {
 } from './custom-resource-definition.ts';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './custom-resource-definitions-resource.ts';
 import { customResourceRows } from './custom-resource-rows.ts';
+import { hasCelRules } from './has-cel-rules.ts';
 import type { JSONSchemaProps } from './json-schema-props.ts';
 
 const CRD_ID = resourceId(CUSTOM_RESOURCE_DEFINITIONS);
@@ -60,18 +61,6 @@ function setCondition(conditions: CrdCondition[], next: CrdCondition, now: strin
     message: next.message,
   };
   return old ? conditions.map((c) => (c.type === next.type ? merged : c)) : [...conditions, merged];
-}
-
-function hasCel(s: JSONSchemaProps | undefined): boolean {
-  if (!s) return false;
-  if (s['x-kubernetes-validations']?.length) return true;
-  const subs = [
-    ...Object.values(s.properties ?? {}),
-    ...(typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
-    ...(s.items ? [s.items] : []),
-    ...(s.allOf ?? []),
-  ];
-  return subs.some(hasCel);
 }
 
 /**
@@ -222,7 +211,7 @@ export function startCrdController(registry: Registry, options: CrdControllerOpt
     const at = timestamp();
     if (!warned.has(name)) {
       warned.add(name);
-      if ((crd.spec.versions ?? []).some((v) => hasCel(v.schema?.openAPIV3Schema)))
+      if ((crd.spec.versions ?? []).some((v) => hasCelRules(v.schema?.openAPIV3Schema)))
         log.warn({ crd: name }, 'x-kubernetes-validations (CEL) rules are not evaluated by this API server');
       if (crd.spec.conversion?.strategy === 'Webhook')
         log.warn(

@@ -206,3 +206,33 @@ describe('a namespace being deleted', () => {
     }
   });
 });
+
+describe('CEL rules', () => {
+  it('are accepted and stored, not evaluated, and the write is answered with one warning', async () => {
+    const server = await startApiServer();
+    try {
+      const crd = structuredClone(GADGET_CRD) as typeof GADGET_CRD & Record<string, unknown>;
+      const power = crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties.power as Record<
+        string,
+        unknown
+      >;
+      power['x-kubernetes-validations'] = [{ rule: 'self < 10', message: 'too strong' }];
+      const created = await request(server, 'POST', CRDS, { body: crd });
+      expect(created.status).toBe(201);
+      expect(created.headers.warning).toBe(
+        '299 - "x-kubernetes-validations rules are stored but not evaluated by the kube-rx API server: objects are validated by their OpenAPI schema only"',
+      );
+      const gadget = {
+        apiVersion: 'example.org/v1alpha1',
+        kind: 'Gadget',
+        metadata: { name: 'g' },
+        spec: { power: 99 },
+      };
+      const made = await request(server, 'POST', '/apis/example.org/v1alpha1/gadgets', { body: gadget });
+      expect(made.status).toBe(201);
+      expect(made.headers.warning).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+});
