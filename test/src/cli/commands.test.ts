@@ -14,7 +14,7 @@ import { PODS } from '../../../streams/resources.ts';
 const root = resolve(import.meta.dirname, '../../..');
 
 describe('kube-rx CLI', () => {
-  it('registers up, apiserver, pod-config, leader-elect, kubelet and scheduler', () => {
+  it('registers up, apiserver, pod-config, leader-elect, kubelet, scheduler and controller-manager', () => {
     expect(buildProgram().commands.map((c) => c.name())).toEqual([
       'up',
       'apiserver',
@@ -22,6 +22,7 @@ describe('kube-rx CLI', () => {
       'leader-elect',
       'kubelet',
       'scheduler',
+      'controller-manager',
     ]);
   });
 

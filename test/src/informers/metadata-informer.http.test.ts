@@ -20,7 +20,10 @@ import { eventually } from '../../helpers/eventually.ts';
 const MARKER = 'only-in-the-spec';
 const PODS_IN_NS = 8;
 
-/** A pod whose spec is bulky and carries MARKER, which its metadata never does. */
+/**
+ * A pod whose spec is bulky and carries MARKER, which its metadata never does. The bulk is in values, not
+ * in fields: the server's managedFields (part of the metadata) list every field the creator set.
+ */
 const pod = (name: string): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -30,7 +33,10 @@ const pod = (name: string): KubeObject => ({
       {
         name: 'c',
         image: `registry.example/${MARKER}:1`,
-        env: Array.from({ length: 40 }, (_, i) => ({ name: `VAR_${i}`, value: `${MARKER}-${i}` })),
+        env: Array.from({ length: 4 }, (_, i) => ({
+          name: `VAR_${i}`,
+          value: `${MARKER}-${i}-${'v'.repeat(2000)}`,
+        })),
       },
     ],
   },
