@@ -81,10 +81,11 @@ function unknownFields(doc: Record<string, unknown>): FieldError[] {
       check(e, EXTENDER_FIELDS, path);
       if (!isObject(e)) return;
       check(e.tlsConfig, EXTENDER_TLS_FIELDS, `${path}.tlsConfig`);
-      if (Array.isArray(e.managedResources))
-        e.managedResources.forEach((r, j) =>
-          check(r, MANAGED_RESOURCE_FIELDS, `${path}.managedResources[${j}]`),
-        );
+      if (Array.isArray(e.managedResources)) {
+        e.managedResources.forEach((r, j) => {
+          check(r, MANAGED_RESOURCE_FIELDS, `${path}.managedResources[${j}]`);
+        });
+      }
     });
   }
   return errors;
