@@ -86,6 +86,32 @@ describe('the CRD controller', () => {
     }
   });
 
+  it('watches as a Table with the printer columns, as kubectl get -w asks', async () => {
+    const watch = watchLines(
+      server,
+      '/apis/example.com/v1/namespaces/default/widgets?watch=true&resourceVersion=0',
+      {
+        Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1',
+      },
+    );
+    try {
+      expect(await watch.status).toBe(200);
+      const [first] = await watch.waitFor(1);
+      expect(first.type).toBe('ADDED');
+      expect(first.object.kind).toBe('Table');
+      expect(first.object.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
+        'Name',
+        'Size',
+        'Replicas',
+        'Phase',
+        'Age',
+      ]);
+      expect(first.object.rows[0].cells.slice(0, 4)).toEqual(['watched', 'small', 1, null]);
+    } finally {
+      watch.close();
+    }
+  });
+
   it('deleting the CRD: Terminating, creates refused, objects with finalizers hold it until they go', async () => {
     expect((await call('POST', WIDGETS, widget('held', { finalizers: ['example.com/hold'] }))).status).toBe(
       201,
