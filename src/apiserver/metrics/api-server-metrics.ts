@@ -1,13 +1,19 @@
 // kube-apiserver's request, storage and watch metrics for the embedded API server, in a prom-client registry.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { requestAttributes } from '../auth/request-attributes.ts';
 
 /** Upstream's buckets of apiserver_request_duration_seconds. */
 export const REQUEST_DURATION_BUCKETS: readonly number[] = [
   0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
 ];
+
+/** prom-client, loaded when the first server builds its metrics (importing the entry does not load it). */
+const loadPromClient = (): typeof PromClient =>
+  createRequire(import.meta.url)('prom-client') as typeof PromClient;
 
 function seconds(): number {
   return performance.now() / 1000;
@@ -114,7 +120,7 @@ export type StorageCounts = () => Iterable<readonly [resource: string, count: nu
  * Each server has its own registry (never prom-client's global one).
  */
 export class ApiServerMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   readonly #requests: Counter<string>;
   readonly #durations: Histogram<string>;
   readonly #inflight: Gauge<string>;
@@ -122,6 +128,8 @@ export class ApiServerMetrics {
   readonly #watchers: Gauge<string>;
 
   constructor(storageCounts: StorageCounts) {
+    const { Counter, Gauge, Histogram, Registry } = loadPromClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     const requestLabelNames = [
       'verb',
