@@ -186,6 +186,56 @@ describe('DefaultPreemption with extenders (upstream TestPreempt)', () => {
     expect(deleted(bench)).toHaveLength(1);
   });
 
+  it('an ignorable extender that fails is skipped; the next one allowing only node1 decides', async () => {
+    const { pod, bench } = setup();
+    const out = await bench.postFilter(pod, undefined, [
+      new FakeExtender({
+        preempt: () => {
+          throw new Error('extender down');
+        },
+        ignorable: true,
+      }),
+      new FakeExtender({ preempt: only('node1') }),
+    ]);
+    expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node1');
+    expect(deleted(bench)).toEqual(['p1']);
+  });
+
+  it('an extender allowing only node3 but not interested in the pod leaves the choice to the plugin', async () => {
+    const { pod, bench } = setup();
+    const out = await bench.postFilter(pod, undefined, [
+      new FakeExtender({ preempt: only('node3'), uninterested: true }),
+    ]);
+    // the bench's random offset 0 and equal candidates: the plugin's own pick is the first node
+    expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node1');
+  });
+
+  it('an extender changing the victims: only the victims it names are evicted', async () => {
+    // both pods must go for the preemptor; the extender names only one of them
+    const pod: Pod = makePod('preemptor', { cpu: '4', priority: 10 });
+    const bench = preemptionBench({
+      nodes: [makeNode('node1')],
+      pods: [
+        makePod('small-a', { node: 'node1', cpu: '2', priority: 1 }),
+        makePod('small-b', { node: 'node1', cpu: '2', priority: 1 }),
+      ],
+      known: [pod],
+    });
+    const out = await bench.postFilter(pod, undefined, [
+      new FakeExtender({
+        preempt: (m) =>
+          new Map(
+            [...m].map(([n, v]) => [
+              n,
+              { pods: v.pods.filter((p) => p.metadata.name === 'small-b'), numPDBViolations: 0 },
+            ]),
+          ),
+      }),
+    ]);
+    expect(out.result?.nominatingInfo?.nominatedNodeName).toBe('node1');
+    expect(deleted(bench)).toEqual(['small-b']);
+  });
+
   it('a failing extender fails preemption with its error and evicts nobody', async () => {
     const { pod, bench } = setup();
     const out = await bench.postFilter(pod, undefined, [
