@@ -64,24 +64,16 @@ function versionRules(v: CrdVersion, path: string, out: StatusCause[]): void {
   const scale = v.subresources?.scale;
   if (scale) {
     const p = `${path}.subresources.scale`;
-    if (!scale.specReplicasPath) out.push(fieldError.required(`${p}.specReplicasPath`));
-    else if (!scale.specReplicasPath.startsWith('.spec.') || !simplePath(scale.specReplicasPath))
-      out.push(
-        fieldError.invalid(
-          `${p}.specReplicasPath`,
-          scale.specReplicasPath,
-          'should be a json path under .spec',
-        ),
-      );
-    if (!scale.statusReplicasPath) out.push(fieldError.required(`${p}.statusReplicasPath`));
-    else if (!scale.statusReplicasPath.startsWith('.status.') || !simplePath(scale.statusReplicasPath))
-      out.push(
-        fieldError.invalid(
-          `${p}.statusReplicasPath`,
-          scale.statusReplicasPath,
-          'should be a json path under .status',
-        ),
-      );
+    const replicaPaths = [
+      ['specReplicasPath', '.spec.', 'should be a json path under .spec'],
+      ['statusReplicasPath', '.status.', 'should be a json path under .status'],
+    ] as const;
+    for (const [field, under, why] of replicaPaths) {
+      const value = scale[field];
+      if (!value) out.push(fieldError.required(`${p}.${field}`));
+      else if (!value.startsWith(under) || !simplePath(value))
+        out.push(fieldError.invalid(`${p}.${field}`, value, why));
+    }
     const sel = scale.labelSelectorPath;
     if (sel && (!(sel.startsWith('.spec.') || sel.startsWith('.status.')) || !simplePath(sel)))
       out.push(
