@@ -670,6 +670,8 @@ export class Registry {
       return { object: this.create(def, namespace, out.object, write), created: true };
     }
     if (!out.changed) return { object: existing.object, created: false };
+    // As decoding does upstream: a field the applier gave up and nobody else holds gets its default back.
+    def.defaults?.(out.object);
     return { object: this.replace(def, namespace, name, out.object, subresource, write), created: false };
   }
 

@@ -168,6 +168,22 @@ describe('server-side apply over HTTP', () => {
     expect(stale.body.message).toContain('the object has been modified');
   });
 
+  it('a field the applier gives up and nobody holds gets its default back (replicas hand-off)', async () => {
+    const base = '/apis/apps/v1/namespaces/default/deployments/handoff';
+    const body = (replicas: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: handoff}\nspec:\n${replicas}  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i}]}\n`;
+    const send = (text: string) =>
+      request(server, 'PATCH', `${base}?fieldManager=deployer`, {
+        raw: text,
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      });
+    expect((await send(body('  replicas: 4\n'))).body.spec.replicas).toBe(4);
+    const out = await send(body(''));
+    expect(out.status).toBe(200);
+    expect(out.body.spec.replicas).toBe(1);
+    expect(JSON.stringify(out.body.metadata.managedFields)).not.toContain('f:replicas');
+  });
+
   it('refuses fields the kind does not declare, as structured-merge-diff does (500, every path named)', async () => {
     const out = await request(
       server,
