@@ -15,7 +15,9 @@ import {
   metricsApiGroup,
   metricsApiResourceList,
 } from './metrics-discovery.ts';
+import { cpuQuantity, goDuration, memoryQuantity } from './metrics-quantity.ts';
 import { MetricsStorage, type Usage } from './metrics-storage.ts';
+import { type MetricsRow, metricsTable, wantsTable } from './metrics-table.ts';
 import { parseResourceMetrics } from './parse-resource-metrics.ts';
 
 /** Reads one kubelet's /metrics/resource. */
@@ -71,48 +73,6 @@ function httpsFetch(host: string, port: number): Promise<string> {
     req.on('error', reject);
     req.end();
   });
-}
-
-/** A CPU quantity from nanocores, in its canonical form (`250m`, `1234567n`). */
-export function cpuQuantity(nanoCores: number): string {
-  const n = Math.max(0, Math.floor(nanoCores));
-  if (n === 0) return '0';
-  if (n % 1e9 === 0) return String(n / 1e9);
-  if (n % 1e6 === 0) return `${n / 1e6}m`;
-  if (n % 1e3 === 0) return `${n / 1e3}u`;
-  return `${n}n`;
-}
-
-/** A memory quantity from bytes, binary suffixes when they divide exactly (`12Mi`, `4096Ki`, `1234`). */
-export function memoryQuantity(bytes: number): string {
-  let n = Math.max(0, Math.floor(bytes));
-  if (n === 0) return '0';
-  for (const suffix of ['Ki', 'Mi', 'Gi', 'Ti', 'Pi']) {
-    if (n % 1024 !== 0) return suffix === 'Ki' ? String(n) : `${n}${previous(suffix)}`;
-    n /= 1024;
-  }
-  return `${n}Ei`;
-}
-
-function previous(suffix: string): string {
-  return { Mi: 'Ki', Gi: 'Mi', Ti: 'Gi', Pi: 'Ti' }[suffix] ?? '';
-}
-
-/** A Go duration string (`1.5s`, `15s`, `1m0.25s`, `750ms`) for a window in ms. */
-export function goDuration(ms: number): string {
-  if (ms <= 0) return '0s';
-  if (ms < 1000) return `${trim(ms.toFixed(6))}ms`;
-  const hours = Math.floor(ms / 3_600_000);
-  const minutes = Math.floor((ms % 3_600_000) / 60_000);
-  const seconds = (ms % 60_000) / 1000;
-  const s = `${trim(seconds.toFixed(9))}s`;
-  if (hours > 0) return `${hours}h${minutes}m${s}`;
-  if (minutes > 0) return `${minutes}m${s}`;
-  return s;
-}
-
-function trim(fixed: string): string {
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
 }
 
 function usageJson(usage: Usage): { cpu: string; memory: string } {
@@ -202,11 +162,11 @@ export function metricsApi(options: MetricsApiOptions): MetricsApi {
     return inFlight;
   };
 
-  const nodeMetrics = (node: Node): object | undefined => {
+  const nodeMetrics = (node: Node): MetricsRow | undefined => {
     const name = node.metadata.name ?? '';
     const reading = storage.nodeUsage(name);
     if (!reading) return undefined;
-    return {
+    const object = {
       kind: 'NodeMetrics',
       apiVersion: METRICS_GROUP_VERSION,
       metadata: {
@@ -218,13 +178,14 @@ export function metricsApi(options: MetricsApiOptions): MetricsApi {
       window: goDuration(reading.windowMs),
       usage: usageJson(reading.usage),
     };
+    return { name, ...reading.usage, window: object.window, object };
   };
 
-  const podMetrics = (pod: Pod): object | undefined => {
+  const podMetrics = (pod: Pod): MetricsRow | undefined => {
     if (pod.status?.phase !== 'Running') return undefined;
     const reading = storage.podUsage(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
     if (!reading) return undefined;
-    return {
+    const object = {
       kind: 'PodMetrics',
       apiVersion: METRICS_GROUP_VERSION,
       metadata: {
@@ -236,6 +197,14 @@ export function metricsApi(options: MetricsApiOptions): MetricsApi {
       timestamp: new Date(reading.timestamp).toISOString().replace(/\.\d+Z$/, 'Z'),
       window: goDuration(reading.windowMs),
       containers: reading.containers.map((c) => ({ name: c.name, usage: usageJson(c.usage) })),
+    };
+    const sum = (key: keyof Usage) => reading.containers.reduce((total, c) => total + c.usage[key], 0);
+    return {
+      name: pod.metadata.name ?? '',
+      cpuNanoCores: sum('cpuNanoCores'),
+      memoryBytes: sum('memoryBytes'),
+      window: object.window,
+      object,
     };
   };
 
@@ -276,20 +245,29 @@ export function metricsApi(options: MetricsApiOptions): MetricsApi {
         throw methodNotAllowed('watch', `${resource}.${METRICS_GROUP}`);
       }
       await refresh();
+      const table = wantsTable(req.headers.accept);
+      const one = (row: MetricsRow) => send(res, table ? metricsTable([row]) : row.object);
+      const many = (kind: string, rows: MetricsRow[]) =>
+        send(
+          res,
+          table
+            ? metricsTable(rows)
+            : list(
+                kind,
+                rows.map((r) => r.object),
+              ),
+        );
       if (resource === 'nodes') {
         if (name !== undefined) {
           const node = registry.get(nodesDef, undefined, name).object as Node;
           const metrics = nodeMetrics(node);
           if (!metrics) throw notFound({ group: METRICS_GROUP, name }, 'nodemetrics');
-          return send(res, metrics);
+          return one(metrics);
         }
         const found = registry.list(nodesDef, undefined, selectors(q)).items.map((i) => i.object as Node);
-        return send(
-          res,
-          list(
-            'NodeMetricsList',
-            found.flatMap((n) => nodeMetrics(n) ?? []),
-          ),
+        return many(
+          'NodeMetricsList',
+          found.flatMap((n) => nodeMetrics(n) ?? []),
         );
       }
       if (name !== undefined) {
@@ -297,7 +275,7 @@ export function metricsApi(options: MetricsApiOptions): MetricsApi {
         const metrics = podMetrics(pod);
         if (!metrics)
           throw notFound({ group: METRICS_GROUP, name: `${namespace ?? 'default'}/${name}` }, 'podmetrics');
-        return send(res, metrics);
+        return one(metrics);
       }
       const pods = registry
         .list(podsDef, namespace, selectors(q))
@@ -307,12 +285,9 @@ export function metricsApi(options: MetricsApiOptions): MetricsApi {
             (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') ||
             (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
         );
-      return send(
-        res,
-        list(
-          'PodMetricsList',
-          pods.flatMap((p) => podMetrics(p) ?? []),
-        ),
+      return many(
+        'PodMetricsList',
+        pods.flatMap((p) => podMetrics(p) ?? []),
       );
     },
   };

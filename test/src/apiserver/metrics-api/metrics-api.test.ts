@@ -3,12 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ApiStatusError } from '../../../../src/apiserver/api-status.ts';
-import {
-  cpuQuantity,
-  goDuration,
-  memoryQuantity,
-  metricsApi,
-} from '../../../../src/apiserver/metrics-api/metrics-api.ts';
+import { metricsApi } from '../../../../src/apiserver/metrics-api/metrics-api.ts';
 import { ObjectStore } from '../../../../src/apiserver/object-store.ts';
 import { Registry } from '../../../../src/apiserver/registry.ts';
 import { findResource, RESOURCES } from '../../../../src/apiserver/resource-table.ts';
@@ -55,7 +50,7 @@ function setup() {
     },
   });
   /** Runs one GET; the first-window wait (1 s) passes in virtual time, the clock moving with it. */
-  const get = async (path: string, query = ''): Promise<unknown> => {
+  const get = async (path: string, query = '', accept?: string): Promise<unknown> => {
     let body = '';
     const res = {
       writeHead: () => res,
@@ -63,7 +58,7 @@ function setup() {
         body = text;
       },
     } as unknown as ServerResponse;
-    const req = { method: 'GET' } as IncomingMessage;
+    const req = { method: 'GET', headers: accept ? { accept } : {} } as IncomingMessage;
     const served = api.serve(req, res, path.split('/').filter(Boolean), new URLSearchParams(query)).then(
       () => undefined,
       (error: unknown) => error,
@@ -181,46 +176,27 @@ describe('metricsApi', () => {
     registry.create(nodes, undefined, { metadata: { name: 'n2' } }); // no address: cannot be scraped
     const missing = await get('v1beta1/nodes/n2').catch((e: unknown) => e);
     expect(missing).toMatchObject({ statusCode: 404, message: 'nodemetrics.metrics.k8s.io "n2" not found' });
-    const req = { method: 'DELETE' } as IncomingMessage;
+    const req = { method: 'DELETE', headers: {} } as IncomingMessage;
     await expect(
       api.serve(req, {} as ServerResponse, ['v1beta1', 'nodes'], new URLSearchParams()),
     ).rejects.toMatchObject({
       statusCode: 405,
     });
   });
-});
 
-describe('quantities and durations', () => {
-  it.each([
-    [0, '0'],
-    [2e9, '2'],
-    [250e6, '250m'],
-    [1500, '1500n'],
-    [3000, '3u'],
-    [123456789, '123456789n'],
-  ])('cpuQuantity(%d) = %s', (n, q) => {
-    expect(cpuQuantity(n)).toBe(q);
-  });
-
-  it.each([
-    [0, '0'],
-    [1000, '1000'],
-    [1024, '1Ki'],
-    [1536 * 1024, '1536Ki'],
-    [3 * 1024 ** 3, '3Gi'],
-  ])('memoryQuantity(%d) = %s', (n, q) => {
-    expect(memoryQuantity(n)).toBe(q);
-  });
-
-  it.each([
-    [0, '0s'],
-    [750, '750ms'],
-    [1000, '1s'],
-    [1500, '1.5s'],
-    [15_000, '15s'],
-    [60_250, '1m0.25s'],
-    [3_723_000, '1h2m3s'],
-  ])('goDuration(%d) = %s', (ms, text) => {
-    expect(goDuration(ms)).toBe(text);
+  it('answers the Table form kubectl get asks for: Name, cpu, memory, Window, a pod summed over its containers', async () => {
+    const { get } = setup();
+    const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+    const table = (await get('v1beta1/namespaces/default/pods', '', accept)) as {
+      kind: string;
+      columnDefinitions: { name: string }[];
+      rows: { cells: unknown[]; object: { kind: string } }[];
+    };
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'cpu', 'memory', 'Window']);
+    expect(table.rows.map((r) => r.cells)).toEqual([['web', '250m', '12Mi', '1s']]);
+    expect(table.rows[0]!.object.kind).toBe('PodMetrics');
+    const node = (await get('v1beta1/nodes/n1', '', accept)) as { rows: { cells: unknown[] }[] };
+    expect(node.rows.map((r) => r.cells)).toEqual([['n1', '500m', '3Gi', '1s']]);
   });
 });
