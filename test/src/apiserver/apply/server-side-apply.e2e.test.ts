@@ -8,6 +8,10 @@ import { type RunningApiServer, startApiServer } from '../../../../src/apiserver
 import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
 import { request } from '../fixtures/http.ts';
 
+/** A server-side apply PATCH of `yaml` to `url` (query included). */
+const applyAt = (server: RunningApiServer, url: string, yaml: string) =>
+  request(server, 'PATCH', url, { raw: yaml, headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+
 interface Entry {
   manager: string;
   operation: string;
@@ -37,11 +41,7 @@ spec:
 describe('server-side apply over HTTP', () => {
   let server: RunningApiServer;
   const path = '/api/v1/namespaces/default/configmaps/cfg';
-  const apply = (query: string, body: string) =>
-    request(server, 'PATCH', `${path}?${query}`, {
-      raw: body,
-      headers: { 'Content-Type': 'application/apply-patch+yaml' },
-    });
+  const apply = (query: string, body: string) => applyAt(server, `${path}?${query}`, body);
 
   beforeAll(async () => {
     server = await startApiServer();
@@ -121,16 +121,14 @@ describe('server-side apply over HTTP', () => {
     const base = '/apis/apps/v1/namespaces/default/deployments/sub';
     const body = (extra: string) =>
       `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: sub}\nspec:\n  replicas: 1\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i}]}\n${extra}`;
-    const created = await request(server, 'PATCH', `${base}?fieldManager=one`, {
-      raw: body(''),
-      headers: { 'Content-Type': 'application/apply-patch+yaml' },
-    });
+    const created = await applyAt(server, `${base}?fieldManager=one`, body(''));
     expect(created.status).toBe(201);
     expect(created.body.metadata.generation).toBe(1);
-    const status = await request(server, 'PATCH', `${base}/status?fieldManager=ctrl`, {
-      raw: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: sub}\nspec: {replicas: 9}\nstatus: {replicas: 1, readyReplicas: 1}\n',
-      headers: { 'Content-Type': 'application/apply-patch+yaml' },
-    });
+    const status = await applyAt(
+      server,
+      `${base}/status?fieldManager=ctrl`,
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: sub}\nspec: {replicas: 9}\nstatus: {replicas: 1, readyReplicas: 1}\n',
+    );
     expect(status.status).toBe(200);
     expect(status.body.spec.replicas).toBe(1);
     expect(status.body.status).toEqual({ replicas: 1, readyReplicas: 1 });
@@ -140,10 +138,11 @@ describe('server-side apply over HTTP', () => {
       fieldsV1: { 'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} } },
     });
     // A spec change through apply bumps the generation; status in the body of the object is not applied.
-    const changed = await request(server, 'PATCH', `${base}?fieldManager=one`, {
-      raw: body('status: {replicas: 5}\n').replace('replicas: 1', 'replicas: 2'),
-      headers: { 'Content-Type': 'application/apply-patch+yaml' },
-    });
+    const changed = await applyAt(
+      server,
+      `${base}?fieldManager=one`,
+      body('status: {replicas: 5}\n').replace('replicas: 1', 'replicas: 2'),
+    );
     expect([
       changed.body.metadata.generation,
       changed.body.spec.replicas,
@@ -172,11 +171,7 @@ describe('server-side apply over HTTP', () => {
     const base = '/apis/apps/v1/namespaces/default/deployments/handoff';
     const body = (replicas: string) =>
       `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: handoff}\nspec:\n${replicas}  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i}]}\n`;
-    const send = (text: string) =>
-      request(server, 'PATCH', `${base}?fieldManager=deployer`, {
-        raw: text,
-        headers: { 'Content-Type': 'application/apply-patch+yaml' },
-      });
+    const send = (text: string) => applyAt(server, `${base}?fieldManager=deployer`, text);
     expect((await send(body('  replicas: 4\n'))).body.spec.replicas).toBe(4);
     const out = await send(body(''));
     expect(out.status).toBe(200);
@@ -185,14 +180,10 @@ describe('server-side apply over HTTP', () => {
   });
 
   it('refuses fields the kind does not declare, as structured-merge-diff does (500, every path named)', async () => {
-    const out = await request(
+    const out = await applyAt(
       server,
-      'PATCH',
       '/apis/apps/v1/namespaces/default/deployments/typo?fieldManager=x',
-      {
-        raw: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: typo, namespace: default}\nspec:\n  replicaz: 2\n  template:\n    spec: {containers: [{name: c, image: i, imagePullPolice: Always}]}\n',
-        headers: { 'Content-Type': 'application/apply-patch+yaml' },
-      },
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: typo, namespace: default}\nspec:\n  replicaz: 2\n  template:\n    spec: {containers: [{name: c, image: i, imagePullPolice: Always}]}\n',
     );
     expect(out.status).toBe(500);
     expect(out.body.message).toBe(
@@ -206,14 +197,10 @@ describe('server-side apply over HTTP', () => {
   });
 
   it('refuses an apply to the status of a missing object with 404', async () => {
-    const out = await request(
+    const out = await applyAt(
       server,
-      'PATCH',
       '/apis/apps/v1/namespaces/default/deployments/none/status?fieldManager=x',
-      {
-        raw: 'apiVersion: apps/v1\nkind: Deployment\nstatus: {replicas: 1}\n',
-        headers: { 'Content-Type': 'application/apply-patch+yaml' },
-      },
+      'apiVersion: apps/v1\nkind: Deployment\nstatus: {replicas: 1}\n',
     );
     expect(out.status).toBe(404);
   });
@@ -266,10 +253,11 @@ describe('server-side apply of custom resources', () => {
   let server: RunningApiServer;
   const route = '/apis/ssa.example.com/v1/namespaces/default/routes/r';
   const apply = (manager: string, spec: string, force = false) =>
-    request(server, 'PATCH', `${route}?fieldManager=${manager}${force ? '&force=true' : ''}`, {
-      raw: `apiVersion: ssa.example.com/v1\nkind: Route\nmetadata: {name: r}\nspec: ${spec}\n`,
-      headers: { 'Content-Type': 'application/apply-patch+yaml' },
-    });
+    applyAt(
+      server,
+      `${route}?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      `apiVersion: ssa.example.com/v1\nkind: Route\nmetadata: {name: r}\nspec: ${spec}\n`,
+    );
 
   beforeAll(async () => {
     server = await startApiServer();
