@@ -13,6 +13,14 @@ export const EVENTS = resource('', 'v1', 'events', 'Event', true);
 export const CONFIG_MAPS = resource('', 'v1', 'configmaps', 'ConfigMap', true);
 export const SECRETS = resource('', 'v1', 'secrets', 'Secret', true);
 export const SERVICES = resource('', 'v1', 'services', 'Service', true);
+export const PERSISTENT_VOLUME_CLAIMS = resource(
+  '',
+  'v1',
+  'persistentvolumeclaims',
+  'PersistentVolumeClaim',
+  true,
+);
+export const PERSISTENT_VOLUMES = resource('', 'v1', 'persistentvolumes', 'PersistentVolume', false);
 /** apps/v1 */
 export const DEPLOYMENTS = resource('apps', 'v1', 'deployments', 'Deployment', true);
 export const REPLICA_SETS = resource('apps', 'v1', 'replicasets', 'ReplicaSet', true);
@@ -39,6 +47,7 @@ export const PRIORITY_CLASSES = resource(
 );
 /** storage.k8s.io/v1 */
 export const CSI_NODES = resource('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false);
+export const STORAGE_CLASSES = resource('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false);
 /** coordination.k8s.io/v1beta1 (coordinated leader election) */
 export const LEASE_CANDIDATES = resource(
   'coordination.k8s.io',

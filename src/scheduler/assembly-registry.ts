@@ -1,10 +1,18 @@
-// The plugins whose factories need lookups only the assembly has (owner selectors, namespace labels), wired to informers.
+// The plugins whose factories need lookups only the assembly has (owner selectors, namespace labels, storage objects), wired to informers.
 import type { Pod } from '../../operators/api/core-v1.ts';
 import type { LabelSelectorObject } from '../../operators/label-selector.ts';
 import type { Registry } from '../../operators/scheduling/framework/interface.ts';
 import { defaultPreemptionFactory } from '../../operators/scheduling/plugins/default-preemption/default-preemption.ts';
 import { interPodAffinityFactory } from '../../operators/scheduling/plugins/inter-pod-affinity/inter-pod-affinity.ts';
 import { podTopologySpreadFactory } from '../../operators/scheduling/plugins/pod-topology-spread/pod-topology-spread.ts';
+import type {
+  CSINode,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
+  VolumeLookups,
+} from '../../operators/scheduling/plugins/volume-lookups.ts';
+import { volumeRegistry } from '../../operators/scheduling/plugins/volume-registry.ts';
 import type { KubeObject } from '../../operators/types.ts';
 import type { SharedInformer } from '../informers/shared-informer.ts';
 
@@ -14,6 +22,11 @@ export interface AssemblyInformers {
   readonly services: SharedInformer<KubeObject>;
   readonly replicaSets: SharedInformer<KubeObject>;
   readonly statefulSets: SharedInformer<KubeObject>;
+  /** The storage kinds the volume plugins read; left out, those plugins skip claims (in-tree behaviour). */
+  readonly persistentVolumeClaims?: SharedInformer<KubeObject>;
+  readonly persistentVolumes?: SharedInformer<KubeObject>;
+  readonly storageClasses?: SharedInformer<KubeObject>;
+  readonly csiNodes?: SharedInformer<KubeObject>;
 }
 
 type WithSelector = KubeObject & { spec?: { selector?: Record<string, string> | LabelSelectorObject } };
@@ -61,11 +74,34 @@ export function namespaceLabels(
 }
 
 /**
+ * The volume plugins' lookups read from the informer stores (claims by `namespace/name`, the cluster-scoped
+ * kinds by name); a kind whose informer is absent gets no lookup, so the checks needing it are skipped.
+ */
+export function volumeLookups(informers: AssemblyInformers): VolumeLookups {
+  const byKey =
+    <T>(informer: SharedInformer<KubeObject> | undefined) =>
+    (key: string): T | undefined =>
+      informer?.getStore().getByKey(key) as T | undefined;
+  const lookups: VolumeLookups = {};
+  const { persistentVolumeClaims: pvcs, persistentVolumes: pvs, storageClasses, csiNodes } = informers;
+  if (pvcs) {
+    const get = byKey<PersistentVolumeClaim>(pvcs);
+    lookups.persistentVolumeClaim = (namespace, name) => get(`${namespace}/${name}`);
+  }
+  if (pvs) lookups.persistentVolume = byKey<PersistentVolume>(pvs);
+  if (storageClasses) lookups.storageClass = byKey<StorageClass>(storageClasses);
+  if (csiNodes) lookups.csiNode = byKey<CSINode>(csiNodes);
+  return lookups;
+}
+
+/**
  * PodTopologySpread (with owner selectors), InterPodAffinity (with namespace labels) and DefaultPreemption,
+ * and the volume plugins (VolumeRestrictions, NodeVolumeLimits, VolumeZone) over {@link volumeLookups},
  * as registry entries; the assembly merges them over the in-tree registry.
  */
 export function assemblyRegistry(informers: AssemblyInformers): Registry {
   return {
+    ...volumeRegistry(volumeLookups(informers)),
     PodTopologySpread: podTopologySpreadFactory({ ownerSelectors: ownerSelectors(informers) }),
     InterPodAffinity: interPodAffinityFactory({ namespaceLabels: namespaceLabels(informers) }),
     DefaultPreemption: defaultPreemptionFactory(),

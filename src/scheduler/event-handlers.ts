@@ -1,6 +1,11 @@
-// The scheduler's informer handlers: pods and nodes feed the cache and the scheduling queue, as upstream's eventhandlers.go.
+// The scheduler's informer handlers: pods and nodes feed the cache and the scheduling queue, storage kinds move waiting pods, as upstream's eventhandlers.go.
 import type { Node, Pod } from '../../operators/api/core-v1.ts';
 import { type Logger, silentLogger } from '../../operators/logger.ts';
+import {
+  ActionType,
+  type ClusterEventWithHint,
+  type EventResource,
+} from '../../operators/scheduling/framework/interface.ts';
 import {
   EVENT_ASSIGNED_POD_DELETE,
   EVENT_NODE_ADD,
@@ -10,7 +15,7 @@ import { nodeSchedulingPropertiesChange } from '../../operators/scheduling/queue
 import { podSchedulingPropertiesChange } from '../../operators/scheduling/queue/pod-scheduling-properties-change.ts';
 import type { PriorityQueue } from '../../operators/scheduling/queue/priority-queue.ts';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../operators/types.ts';
-import { filteringEventHandler } from '../informers/event-handler.ts';
+import { type EventHandler, filteringEventHandler } from '../informers/event-handler.ts';
 import type { HandlerRegistration, SharedInformer } from '../informers/shared-informer.ts';
 import type { SchedulerCache } from './cache/scheduler-cache.ts';
 
@@ -24,9 +29,68 @@ export interface EventHandlersConfig {
   profiles: ReadonlySet<string>;
   /** The pod as the scheduler sees it (priority resolved); identity by default. */
   resolvePod?: (pod: Pod) => Pod;
+  /**
+   * The storage informers whose changes move waiting pods (claims, volumes, classes, CSINodes). Each gets
+   * handlers only for the actions some plugin registered for its kind (`registeredActions`).
+   */
+  storage?: StorageInformers;
+  /** Action bits registered per resource by the plugins (see {@link registeredActions}); default: all. */
+  registeredActions?: ReadonlyMap<EventResource, number>;
   /** Rejects the pod if it waits at Permit (in its profile's framework); true when it was waiting. */
   rejectWaitingPod?: (pod: Pod) => boolean;
   logger?: Logger;
+}
+
+/** The storage kinds' informers, keyed as their cluster events' resources. */
+export interface StorageInformers {
+  persistentVolumeClaims: SharedInformer<KubeObject>;
+  persistentVolumes: SharedInformer<KubeObject>;
+  storageClasses: SharedInformer<KubeObject>;
+  csiNodes: SharedInformer<KubeObject>;
+}
+
+const STORAGE_RESOURCES: readonly [keyof StorageInformers, EventResource][] = [
+  ['persistentVolumeClaims', 'PersistentVolumeClaim'],
+  ['persistentVolumes', 'PersistentVolume'],
+  ['storageClasses', 'StorageClass'],
+  ['csiNodes', 'CSINode'],
+];
+
+/**
+ * The union of the action bits each resource's registered events name, over every profile and plugin, as
+ * upstream's gvkMap (`unionedGVKs`): which informers the scheduler must handle, and for which actions.
+ * A wildcard event's resource (`*`) is kept as is.
+ */
+export function registeredActions(
+  hints: Readonly<Record<string, Readonly<Record<string, readonly ClusterEventWithHint[]>>>>,
+): Map<EventResource, number> {
+  const out = new Map<EventResource, number>();
+  for (const plugins of Object.values(hints))
+    for (const events of Object.values(plugins))
+      for (const { event } of events) out.set(event.resource, (out.get(event.resource) ?? 0) | event.action);
+  return out;
+}
+
+/**
+ * A storage kind's handler, as upstream's buildEvtResHandler: an add, update or delete (when `actions` has
+ * that bit) moves the waiting pods with the event `{resource, Add|Update|Delete}`; the plugins' queueing
+ * hints pick which pods the object may help.
+ */
+function storageEventHandler(queue: PriorityQueue, resource: EventResource, actions: number): EventHandler {
+  const handler: EventHandler = {};
+  if (actions & ActionType.Add) {
+    const event = { resource, action: ActionType.Add };
+    handler.onAdd = (o) => queue.moveAllToActiveOrBackoffQueue(event, undefined, o);
+  }
+  if (actions & ActionType.Update) {
+    const event = { resource, action: ActionType.Update };
+    handler.onUpdate = (oldO, newO) => queue.moveAllToActiveOrBackoffQueue(event, oldO, newO);
+  }
+  if (actions & ActionType.Delete) {
+    const event = { resource, action: ActionType.Delete };
+    handler.onDelete = (o) => queue.moveAllToActiveOrBackoffQueue(event, finalState(o), undefined);
+  }
+  return handler;
 }
 
 /** The last known object of a delete (a tombstone's object when the delete was only seen by a relist). */
@@ -49,7 +113,9 @@ const atMostPriority =
  * - pods not bound whose spec.schedulerName is one of `profiles` go to the queue (add, update, delete; an
  *   update of an assumed pod is ignored; when a nominated pod changes its nomination or goes away, lower or
  *   equal priority pods are retried); a pod that becomes bound leaves the queue and enters the cache;
- * - nodes go to the cache and move waiting pods (NodeAdd, one event per changed property, NodeDelete).
+ * - nodes go to the cache and move waiting pods (NodeAdd, one event per changed property, NodeDelete);
+ * - claims, volumes, classes and CSINodes (`storage`) move waiting pods with their Add/Update/Delete
+ *   events, for the actions the plugins registered (a kind no plugin registered gets no handler).
  *
  * @param config the informers, cache, queue, profile names and pod resolver
  * @returns the registrations (remove them to stop)
@@ -146,9 +212,24 @@ export function addEventHandlers(config: EventHandlersConfig): HandlerRegistrati
     },
   };
 
-  return [
+  const registrations = [
     config.nodes.addEventHandler(nodeHandler, { name: 'scheduler-nodes' }),
     config.pods.addEventHandler(assignedHandler, { name: 'scheduler-assigned-pods' }),
     config.pods.addEventHandler(unassignedHandler, { name: 'scheduler-unassigned-pods' }),
   ];
+  const storage = config.storage;
+  if (storage) {
+    for (const [field, resource] of STORAGE_RESOURCES) {
+      const actions = config.registeredActions
+        ? (config.registeredActions.get(resource) ?? 0)
+        : ActionType.All;
+      if (actions === 0) continue;
+      registrations.push(
+        storage[field].addEventHandler(storageEventHandler(queue, resource, actions), {
+          name: `scheduler-${resource}`,
+        }),
+      );
+    }
+  }
+  return registrations;
 }

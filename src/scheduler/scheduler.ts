@@ -23,14 +23,18 @@ import { type SchedulingQueue, schedulingQueue } from '../../operators/schedulin
 import type { KubeObject } from '../../operators/types.ts';
 import type { ApiClient } from '../../streams/api-client.ts';
 import {
+  CSI_NODES,
   NAMESPACES,
   NODES,
+  PERSISTENT_VOLUME_CLAIMS,
+  PERSISTENT_VOLUMES,
   POD_DISRUPTION_BUDGETS,
   PODS,
   PRIORITY_CLASSES,
   REPLICA_SETS,
   SERVICES,
   STATEFUL_SETS,
+  STORAGE_CLASSES,
 } from '../../streams/resources.ts';
 import { dropManagedFields } from '../informers/drop-managed-fields.ts';
 import { type InformerFactory, informerFactory } from '../informers/informer-factory.ts';
@@ -45,7 +49,7 @@ import { throwFieldErrors } from './config/load-config.ts';
 import { enabledPluginNames, setDefaults } from './config/set-defaults.ts';
 import { EXTENSION_POINTS, type ExtensionPoint, type KubeSchedulerConfiguration } from './config/types.ts';
 import { validateConfiguration } from './config/validate-configuration.ts';
-import { addEventHandlers } from './event-handlers.ts';
+import { addEventHandlers, registeredActions } from './event-handlers.ts';
 import { buildExtenders } from './extender/build-extenders.ts';
 import { withExtensionPointMetrics } from './extension-point-metrics.ts';
 import { type PriorityClass, priorityResolver } from './priority-resolver.ts';
@@ -89,6 +93,11 @@ export interface Scheduler {
     readonly nodes: SharedInformer<KubeObject>;
     readonly priorityClasses: SharedInformer<KubeObject>;
     readonly podDisruptionBudgets: SharedInformer<KubeObject>;
+    /** The storage kinds the volume plugins read and whose changes move waiting pods. */
+    readonly persistentVolumeClaims: SharedInformer<KubeObject>;
+    readonly persistentVolumes: SharedInformer<KubeObject>;
+    readonly storageClasses: SharedInformer<KubeObject>;
+    readonly csiNodes: SharedInformer<KubeObject>;
   };
   /**
    * Registers the informer handlers, starts the informers and waits for their caches (PriorityClasses
@@ -138,11 +147,18 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
   const informers =
     options.informers ??
     informerFactory({ client: options.client, transform: dropManagedFields, logger: options.logger });
+  const storage = {
+    persistentVolumeClaims: informers.forResource(PERSISTENT_VOLUME_CLAIMS),
+    persistentVolumes: informers.forResource(PERSISTENT_VOLUMES),
+    storageClasses: informers.forResource(STORAGE_CLASSES),
+    csiNodes: informers.forResource(CSI_NODES),
+  };
   const lookups = {
     namespaces: informers.forResource(NAMESPACES),
     services: informers.forResource(SERVICES),
     replicaSets: informers.forResource(REPLICA_SETS),
     statefulSets: informers.forResource(STATEFUL_SETS),
+    ...storage,
   };
   const registry: Registry = {
     ...inTreeRegistry,
@@ -278,7 +294,7 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
     cache,
     queue,
     scheduleOne,
-    informers: { pods, nodes, priorityClasses, podDisruptionBudgets: pdbs },
+    informers: { pods, nodes, priorityClasses, podDisruptionBudgets: pdbs, ...storage },
     async start(signal) {
       informers.start();
       if (!(await waitForCacheSync(signal, priorityClasses))) return false;
@@ -288,6 +304,8 @@ export function newScheduler(options: NewSchedulerOptions): Scheduler {
         cache,
         queue,
         profiles: new Set(frameworks.keys()),
+        storage,
+        registeredActions: registeredActions(queueingHints),
         resolvePod,
         rejectWaitingPod: (pod) => {
           const fwk = frameworks.get(pod.spec?.schedulerName ?? 'default-scheduler');
