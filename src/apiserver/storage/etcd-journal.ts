@@ -39,6 +39,19 @@ export function splitStorageKey(rest: string, namespaced: boolean): { resource: 
   return { resource: parts.slice(0, -keyParts).join('/'), key: parts.slice(-keyParts).join('/') };
 }
 
+/** API groups without a dot (every other group, custom ones included, has one). */
+const DOTLESS_GROUPS = new Set(['apps', 'batch', 'policy', 'autoscaling', 'extensions']);
+
+/**
+ * Whether an etcd key below the prefix names a namespaced object, from its shape alone:
+ * `res/name` no, `group/res/ns/name` yes, and `x/y/z` is `group/res/name` when `x` is a group.
+ */
+export function namespacedKey(rest: string): boolean {
+  const parts = rest.split('/');
+  if (parts.length !== 3) return parts.length >= 4;
+  return !(parts[0]!.includes('.') || DOTLESS_GROUPS.has(parts[0]!));
+}
+
 /** The Conflict a refused write is answered with, naming its object as upstream words it. */
 function storageConflict(record: Entry['record']): ApiStatusError {
   const slash = record.resource.lastIndexOf('/');
@@ -138,15 +151,13 @@ export class EtcdJournal implements Journal {
           continue;
         }
         const json = kv.value.toString();
-        const object = JSON.parse(json) as KubeObject;
-        const { resource, key } = splitStorageKey(
-          fullKey.slice(this.prefix.length + 1),
-          object.metadata?.namespace !== undefined && object.metadata.namespace !== '',
-        );
+        const rest = fullKey.slice(this.prefix.length + 1);
+        const { resource, key } = splitStorageKey(rest, namespacedKey(rest));
         const rv = Number(kv.mod_revision);
-        if (object.metadata?.resourceVersion === String(rv)) this.store.load(resource, key, rv, json, object);
+        // parsed on first use, unless written by another client without our resourceVersion stamp
+        if (json.includes(`"resourceVersion":"${rv}"`)) this.store.load(resource, key, rv, json);
         else {
-          const stamped = stampedObject(object, rv);
+          const stamped = stampedObject(JSON.parse(json) as KubeObject, rv);
           this.store.load(resource, key, rv, JSON.stringify(stamped), stamped);
         }
         objects++;

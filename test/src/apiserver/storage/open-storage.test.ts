@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError } from '../../../../operators/errors.ts';
 import { silentLogger } from '../../../../operators/logger.ts';
-import { splitStorageKey } from '../../../../src/apiserver/storage/etcd-journal.ts';
+import { namespacedKey, splitStorageKey } from '../../../../src/apiserver/storage/etcd-journal.ts';
 import { openStorage } from '../../../../src/apiserver/storage/open-storage.ts';
 
 describe('openStorage', () => {
@@ -56,7 +56,16 @@ describe('splitStorageKey', () => {
       'system-node-critical',
     ],
     ['example.com/widgets/team-a/w1', true, 'example.com/widgets', 'team-a/w1'],
+    ['example.com/clusterwidgets/w1', false, 'example.com/clusterwidgets', 'w1'],
+    ['apps/deployments/web', false, 'apps/deployments', 'web'],
+    [
+      'configmaps/kube-system/extension-apiserver-authentication',
+      true,
+      'configmaps',
+      'kube-system/extension-apiserver-authentication',
+    ],
   ])('%s (namespaced: %s) → %s, %s', (rest, namespaced, resource, key) => {
+    expect(namespacedKey(rest)).toBe(namespaced);
     expect(splitStorageKey(rest, namespaced)).toEqual({ resource, key });
   });
 });
