@@ -1,31 +1,19 @@
 // kubectl port-forward end to end: real kubectl → embedded API server (WebSocket tunnel or SPDY) → kubelet server → an HTTP server in a process-runtime pod.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import { NODES, PODS } from '../../../../streams/resources.ts';
 import { KUBECTL } from '../../../helpers/kubectl.ts';
 import { waitForPod } from '../kubelet-fixture.ts';
+import { freePort } from './free-port.ts';
 import { useServingKubelet } from './serving-kubelet.ts';
 
 const NODE = 'node-port-forward';
 const serving = useServingKubelet(NODE);
 const cluster = serving.cluster;
 let podPort: number;
-
-/** A free TCP port on 127.0.0.1 (the pod's server and kubectl's local side each get one). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** An HTTP server that answers GET with a greeting and POST with the body it received. */
 const SERVER_SCRIPT = `
@@ -115,6 +103,21 @@ function http(port: number, method: 'GET' | 'POST', body?: Buffer): Promise<{ co
   });
 }
 
+/** Runs a kubectl port-forward that is expected to fail: its exit code and stderr (killed after 20 s). */
+async function failingPortForward(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(KUBECTL!, ['--kubeconfig', serving.kubeconfig, 'port-forward', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearTimeout(guard);
+  return { code, stderr };
+}
+
 /** 300 KiB of varied bytes: more than one SPDY window and several frames each way. */
 const BIG = Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * 7 + (i >> 8)) & 0xff));
 
@@ -184,38 +187,14 @@ describe.skipIf(!KUBECTL)('kubectl port-forward through the API server', () => {
     // kubectl forwards only to a Running pod: say it runs, though no kubelet will answer for it
     await firstValueFrom(cluster.api.updateStatus<Pod>(PODS, { ...created, status: { phase: 'Running' } }));
     const local = await freePort();
-    const child = spawn(
-      KUBECTL!,
-      ['--kubeconfig', serving.kubeconfig, 'port-forward', 'pod/stranded', `${local}:80`],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    clearTimeout(guard);
+    const { code, stderr } = await failingPortForward(['pod/stranded', `${local}:80`]);
     expect(code).not.toBe(0);
     expect(stderr).toContain(`127.0.0.1:${ghostPort}`);
   }, 30_000);
 
   it('a pod that does not exist is NotFound', async () => {
     const local = await freePort();
-    const child = spawn(
-      KUBECTL!,
-      ['--kubeconfig', serving.kubeconfig, 'port-forward', 'pod/nope', `${local}:80`],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    clearTimeout(guard);
+    const { code, stderr } = await failingPortForward(['pod/nope', `${local}:80`]);
     expect(code).not.toBe(0);
     expect(stderr).toContain('pods "nope" not found');
   }, 30_000);

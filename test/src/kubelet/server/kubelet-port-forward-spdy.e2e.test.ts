@@ -1,11 +1,12 @@
 // The kubelet's /portForward spoken to directly: the SPDY/3.1 upgrade handshake (protocol negotiation and refusals) and a forwarded request to a pod's TCP port.
 import { request } from 'node:https';
-import { createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Node, Pod } from '../../../../operators/api/core-v1.ts';
 import { NODES, PODS } from '../../../../streams/resources.ts';
 import { waitForPod } from '../kubelet-fixture.ts';
+import { freePort } from './free-port.ts';
 import { useServingKubelet } from './serving-kubelet.ts';
 import { SpdyTestClient } from './spdy-test-client.ts';
 
@@ -18,12 +19,7 @@ let uid: string;
 beforeAll(async () => {
   const node = await firstValueFrom(serving.cluster.api.get<Node>(NODES, NODE));
   kubeletPort = node.status!.daemonEndpoints!.kubeletEndpoint!.Port;
-  podPort = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+  podPort = await freePort();
   const echo = `require('net').createServer((s) => s.pipe(s)).listen(${podPort}, '127.0.0.1')`;
   const pod: Pod = {
     apiVersion: 'v1',

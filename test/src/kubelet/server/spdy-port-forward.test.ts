@@ -8,6 +8,7 @@ import {
   portForwardStreamRefusal,
   serveSpdyPortForward,
 } from '../../../../src/kubelet/server/spdy-port-forward.ts';
+import { freePort } from './free-port.ts';
 import { SpdyTestClient } from './spdy-test-client.ts';
 
 let echo: Server;
@@ -96,13 +97,7 @@ describe('serveSpdyPortForward', () => {
   });
 
   it('a port nothing listens on: the error stream says so in the kubelet words, then both streams end', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const { port } = s.address() as { port: number };
-        s.close(() => resolve(port));
-      });
-    });
+    const closed = await freePort();
     const { client, done } = forwardSession();
     client.open(1, headers('error', closed, '0'));
     client.open(3, headers('data', closed, '0'));
