@@ -297,6 +297,7 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
           },
           minResyncPeriodMs: flags.minResyncPeriod,
           workQueueMetrics: prometheusWorkQueueMetrics(metrics),
+          metricsRegistry: metrics,
           reflectorMetrics: reflectorMetrics(metrics),
           logger,
           ...(flags.leaderElect

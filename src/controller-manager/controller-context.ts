@@ -1,4 +1,5 @@
 // ControllerContext: what every controller's init function receives from kube-rx controller-manager.
+import type { Registry } from 'prom-client';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from '../../operators/logger.ts';
 import type { WorkQueueMetricsProvider } from '../../operators/work-queue-metrics.ts';
@@ -28,6 +29,8 @@ export interface ControllerContext {
   readonly options: ControllerOptions;
   /** Work-queue metrics for `/metrics` (`workqueue_depth{name}`, ...): pass as a queue's `metrics`. */
   readonly workQueueMetrics: WorkQueueMetricsProvider;
+  /** Where a controller registers metrics of its own (e.g. `pod_gc_collector_force_delete_pods_total`), if served. */
+  readonly metricsRegistry?: Registry;
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
 }

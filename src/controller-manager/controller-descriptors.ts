@@ -2,6 +2,8 @@
 
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
+import { jobController } from '../controllers/job/job-controller.ts';
+import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
 import type { ControllerDescriptor, ControllerInit } from './controller-context.ts';
 
@@ -102,6 +104,25 @@ export const DEFAULT_TERMINATED_POD_GC_THRESHOLD = 12_500;
 
 /** kube-rx's built controllers: their init functions, by canonical name. */
 const BUILT: Readonly<Record<string, ControllerInit>> = {
+  'job-controller': (ctx) =>
+    jobController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-job-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      features: ctx.options.featureGates,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'pod-garbage-collector-controller': (ctx) =>
+    podGCController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      terminatedPodThreshold: ctx.options.terminatedPodGCThreshold,
+      ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
   'root-ca-certificate-publisher-controller': (ctx) =>
     // upstream refuses to start without a CA; kube-rx skips it ("Warning: skipping controller")
     ctx.options.rootCA === undefined

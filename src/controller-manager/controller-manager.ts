@@ -1,6 +1,7 @@
 // controllerManager: kube-controller-manager's run — leader election on its Lease, then the controllers and the shared informers.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Registry } from 'prom-client';
 import {
   asyncScheduler,
   concat,
@@ -51,6 +52,8 @@ export interface ControllerManagerConfig {
   /** `--min-resync-period` in ms: informers resync every period × [1, 2); default 12 h. */
   minResyncPeriodMs?: number;
   workQueueMetrics: WorkQueueMetricsProvider;
+  /** Where controllers register metrics of their own. */
+  metricsRegistry?: Registry;
   /** Reflector metrics of every shared informer (`kube_rx_reflector_*`). */
   reflectorMetrics?: { sink(resource: string): ReflectorMetricsSink };
   scheduler?: SchedulerLike;
@@ -93,6 +96,7 @@ export function controllerManager(config: ControllerManagerConfig): Observable<C
           informerFactory: factory,
           options: config.options,
           workQueueMetrics: config.workQueueMetrics,
+          ...(config.metricsRegistry ? { metricsRegistry: config.metricsRegistry } : {}),
           scheduler,
           logger,
         },

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../operators/logger.ts';
 import { buildProgram } from '../../../src/cli/main.ts';
 import { CONCURRENCY_FLAGS } from '../../../src/controller-manager/command.ts';
+import { controllerDescriptors } from '../../../src/controller-manager/controller-descriptors.ts';
 // the example imports what a user imports: the public entry
 import {
   CONFIG_MAPS,
@@ -137,7 +138,12 @@ describe('kube-rx controller-manager', () => {
       );
     await eventually(() => expect(lines).toHaveLength(1), 20_000);
     const printed = JSON.parse(lines[0]!);
-    expect(printed.controllers).toEqual(['root-ca-certificate-publisher-controller', 'hello-controller']);
+    // every built controller on by default, in registration order, then the user's
+    const builtIn = [...controllerDescriptors().values()]
+      .filter((d) => d.init && !d.disabledByDefault)
+      .map((d) => d.name);
+    expect(builtIn).toContain('root-ca-certificate-publisher-controller');
+    expect(printed.controllers).toEqual([...builtIn, 'hello-controller']);
     const client = kubeApiClient({ kubeConfig: { from: 'file', path: kubeconfig }, logger: silentLogger });
     try {
       const lease = (await firstValueFrom(

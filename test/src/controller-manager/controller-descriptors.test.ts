@@ -61,8 +61,11 @@ describe('controllerDescriptors', () => {
     ]);
   });
 
-  it('marks built controllers: the root CA publisher is built', () => {
-    expect(knownControllerNames(map).built?.has('root-ca-certificate-publisher-controller')).toBe(true);
+  it('marks built controllers: the root CA publisher and the pod GC are built', () => {
+    const built = knownControllerNames(map).built;
+    expect(built?.has('root-ca-certificate-publisher-controller')).toBe(true);
+    expect(built?.has('pod-garbage-collector-controller')).toBe(true);
+    expect(built?.has('daemonset-controller')).toBe(false);
   });
 
   it('adds a user controller, or replaces the init of a known one', () => {
