@@ -1,0 +1,194 @@
+// addEventHandlers' storage wiring: claims, volumes, classes and CSINodes move waiting pods with upstream's cluster events, only for the registered actions.
+import { describe, expect, it } from 'vitest';
+import {
+  ActionType,
+  type ClusterEvent,
+  type ClusterEventWithHint,
+  type EventResource,
+} from '../../../operators/scheduling/framework/interface.ts';
+import type { PriorityQueue } from '../../../operators/scheduling/queue/priority-queue.ts';
+import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
+import type { EventHandler } from '../../../src/informers/event-handler.ts';
+import type { HandlerRegistration, SharedInformer } from '../../../src/informers/shared-informer.ts';
+import { SchedulerCache } from '../../../src/scheduler/cache/scheduler-cache.ts';
+import {
+  addEventHandlers,
+  registeredActions,
+  type StorageInformers,
+} from '../../../src/scheduler/event-handlers.ts';
+
+/** An informer that only records the handlers registered on it. */
+function recordingInformer() {
+  const handlers: { handler: EventHandler; name?: string; removed: boolean }[] = [];
+  const informer = {
+    addEventHandler(handler: EventHandler, options: { name?: string } = {}): HandlerRegistration {
+      const entry = { handler, name: options.name, removed: false };
+      handlers.push(entry);
+      return {
+        hasSynced: () => true,
+        pending: 0,
+        remove: () => {
+          entry.removed = true;
+        },
+      } as unknown as HandlerRegistration;
+    },
+  } as unknown as SharedInformer<KubeObject>;
+  return { informer, handlers };
+}
+
+type Move = { event: ClusterEvent; oldObj?: KubeObject; newObj?: KubeObject };
+
+/** A queue that records moveAllToActiveOrBackoffQueue calls. */
+function recordingQueue() {
+  const moves: Move[] = [];
+  const queue = {
+    moveAllToActiveOrBackoffQueue: (event: ClusterEvent, oldObj?: KubeObject, newObj?: KubeObject) =>
+      moves.push({ event, oldObj, newObj }),
+  } as unknown as PriorityQueue;
+  return { queue, moves };
+}
+
+function setUp(actions?: ReadonlyMap<EventResource, number>) {
+  const storage = {
+    persistentVolumeClaims: recordingInformer(),
+    persistentVolumes: recordingInformer(),
+    storageClasses: recordingInformer(),
+    csiNodes: recordingInformer(),
+  };
+  const { queue, moves } = recordingQueue();
+  const registrations = addEventHandlers({
+    pods: recordingInformer().informer,
+    nodes: recordingInformer().informer,
+    cache: new SchedulerCache(),
+    queue,
+    profiles: new Set(['default-scheduler']),
+    storage: Object.fromEntries(
+      Object.entries(storage).map(([k, v]) => [k, v.informer]),
+    ) as unknown as StorageInformers,
+    ...(actions ? { registeredActions: actions } : {}),
+  });
+  return { storage, moves, registrations };
+}
+
+const obj = (name: string, resourceVersion = '1'): KubeObject => ({ metadata: { name, resourceVersion } });
+
+// The default profile's volume plugins register: VolumeRestrictions PVC Add; NodeVolumeLimits CSINode Add,
+// PVC Add; VolumeZone StorageClass Add, PVC Add|Update, PV Add|Update.
+const DEFAULT_PROFILE = new Map<EventResource, number>([
+  ['PersistentVolumeClaim', ActionType.Add | ActionType.Update],
+  ['PersistentVolume', ActionType.Add | ActionType.Update],
+  ['StorageClass', ActionType.Add],
+  ['CSINode', ActionType.Add],
+]);
+
+describe('addEventHandlers: storage kinds', () => {
+  const informerOf = {
+    PersistentVolumeClaim: 'persistentVolumeClaims',
+    PersistentVolume: 'persistentVolumes',
+    StorageClass: 'storageClasses',
+    CSINode: 'csiNodes',
+  } as const;
+
+  it.each([
+    ['PersistentVolumeClaim', 'add', ActionType.Add],
+    ['PersistentVolumeClaim', 'update', ActionType.Update],
+    ['PersistentVolume', 'add', ActionType.Add],
+    ['PersistentVolume', 'update', ActionType.Update],
+    ['StorageClass', 'add', ActionType.Add],
+    ['CSINode', 'add', ActionType.Add],
+  ] as const)('a %s %s moves waiting pods with its cluster event', (resource, what, action) => {
+    const { storage, moves } = setUp(DEFAULT_PROFILE);
+    const [{ handler, name }] = storage[informerOf[resource]].handlers as [
+      { handler: EventHandler; name: string },
+    ];
+    expect(name).toBe(`scheduler-${resource}`);
+    const oldObj = obj('x', '1');
+    const newObj = obj('x', '2');
+    if (what === 'add') handler.onAdd!(newObj, false);
+    else handler.onUpdate!(oldObj, newObj);
+    expect(moves).toEqual([
+      { event: { resource, action }, oldObj: what === 'add' ? undefined : oldObj, newObj },
+    ]);
+  });
+
+  it.each([
+    ['StorageClass', 'onUpdate'],
+    ['CSINode', 'onUpdate'],
+    ['PersistentVolumeClaim', 'onDelete'],
+    ['PersistentVolume', 'onDelete'],
+  ] as const)('no plugin registered it: a %s gets no %s handler', (resource, callback) => {
+    const { storage } = setUp(DEFAULT_PROFILE);
+    expect(storage[informerOf[resource]].handlers[0]!.handler[callback]).toBeUndefined();
+  });
+
+  it('registers no handler on a kind no plugin registered any event for', () => {
+    const { storage, registrations } = setUp(new Map([['PersistentVolumeClaim', ActionType.Add]]));
+    expect(storage.persistentVolumeClaims.handlers).toHaveLength(1);
+    for (const kind of ['persistentVolumes', 'storageClasses', 'csiNodes'] as const)
+      expect(storage[kind].handlers).toHaveLength(0);
+    // pods twice (assigned, unassigned), nodes once, the claims once
+    expect(registrations).toHaveLength(4);
+  });
+
+  it('without registered actions every kind handles add, update and delete; a tombstone moves with its last state', () => {
+    const { storage, moves, registrations } = setUp();
+    expect(registrations).toHaveLength(7);
+    const last = obj('gone', '9');
+    storage.persistentVolumes.handlers[0]!.handler.onDelete!(new DeletedFinalStateUnknown('gone', last));
+    storage.csiNodes.handlers[0]!.handler.onDelete!(obj('n1'));
+    expect(moves).toEqual([
+      { event: { resource: 'PersistentVolume', action: ActionType.Delete }, oldObj: last, newObj: undefined },
+      { event: { resource: 'CSINode', action: ActionType.Delete }, oldObj: obj('n1'), newObj: undefined },
+    ]);
+  });
+
+  it('removing the registrations removes the storage handlers too', () => {
+    const { storage, registrations } = setUp(DEFAULT_PROFILE);
+    for (const r of registrations) r.remove();
+    for (const kind of Object.values(storage)) expect(kind.handlers.every((h) => h.removed)).toBe(true);
+  });
+});
+
+describe('registeredActions', () => {
+  const hint = (resource: EventResource, action: number): ClusterEventWithHint => ({
+    event: { resource, action },
+  });
+
+  it.each<[string, Record<string, Record<string, ClusterEventWithHint[]>>, [EventResource, number][]]>([
+    ['no profiles', {}, []],
+    [
+      'one plugin, two events on one kind are unioned',
+      {
+        'default-scheduler': {
+          VolumeZone: [hint('PersistentVolume', ActionType.Add), hint('PersistentVolume', ActionType.Update)],
+        },
+      },
+      [['PersistentVolume', ActionType.Add | ActionType.Update]],
+    ],
+    [
+      'plugins and profiles are unioned per kind',
+      {
+        a: { VolumeRestrictions: [hint('PersistentVolumeClaim', ActionType.Add)] },
+        b: {
+          VolumeZone: [
+            hint('PersistentVolumeClaim', ActionType.Update),
+            hint('StorageClass', ActionType.Add),
+          ],
+          NodeVolumeLimits: [hint('CSINode', ActionType.Add)],
+        },
+      },
+      [
+        ['PersistentVolumeClaim', ActionType.Add | ActionType.Update],
+        ['StorageClass', ActionType.Add],
+        ['CSINode', ActionType.Add],
+      ],
+    ],
+    [
+      'node label updates stay node events',
+      { p: { NodeAffinity: [hint('Node', ActionType.Add | ActionType.UpdateNodeLabel)] } },
+      [['Node', ActionType.Add | ActionType.UpdateNodeLabel]],
+    ],
+  ])('%s', (_name, hints, expected) => {
+    expect([...registeredActions(hints)].sort()).toEqual(expected.sort());
+  });
+});
