@@ -453,6 +453,31 @@ describe.skipIf(!KUBECTL)('kubectl apply --server-side', () => {
     );
   });
 
+  it("merges a Service's ports by port and protocol across managers; a repeated apply writes nothing", async () => {
+    const svc = (ports: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata: {name: front, namespace: default}\nspec:\n  selector: {app: web}\n  ports: ${ports}\n`;
+    await ok(['apply', '--server-side', '-f', '-'], svc('[{name: http, port: 80}]'));
+    await ok(
+      ['apply', '--server-side', '--field-manager=dns', '-f', '-'],
+      svc('[{name: dns, port: 53, protocol: UDP}]'),
+    );
+    const got = parse(await ok(['get', 'svc', 'front', '-o', 'yaml']));
+    expect(got.spec.ports.map((p: { port: number; protocol: string }) => `${p.port}/${p.protocol}`)).toEqual([
+      '80/TCP',
+      '53/UDP',
+    ]);
+    const rv = got.metadata.resourceVersion;
+    expect(await ok(['apply', '--server-side', '-f', '-'], svc('[{name: http, port: 80}]'))).toBe(
+      'service/front serverside-applied\n',
+    );
+    expect(parse(await ok(['get', 'svc', 'front', '-o', 'yaml'])).metadata.resourceVersion).toBe(rv);
+    const owners = Object.fromEntries(
+      (await managed('svc', 'front')).map((e) => [e.manager, JSON.stringify(e.fieldsV1)]),
+    );
+    expect(owners.kubectl).toContain('k:{\\"port\\":80,\\"protocol\\":\\"TCP\\"}');
+    expect(owners.dns).toContain('k:{\\"port\\":53,\\"protocol\\":\\"UDP\\"}');
+  });
+
   it('a dry run changes nothing', async () => {
     await ok(
       [
