@@ -7,6 +7,7 @@ import {
   CycleState,
   type FilterPlugin,
   type FrameworkHandle,
+  implementsPoint,
   type PreFilterPlugin,
 } from '../../../operators/scheduling/framework/interface.ts';
 import { NodeInfo } from '../../../operators/scheduling/framework/node-info.ts';
@@ -131,9 +132,8 @@ describe('assemblyRegistry', () => {
     const registry = assemblyRegistry(withStorage);
     const events: Record<string, readonly ClusterEventWithHint[]> = {};
     for (const name of ['VolumeRestrictions', 'NodeVolumeLimits', 'VolumeZone']) {
-      const plugin = registry[name]!(undefined, handle) as {
-        eventsToRegister(): readonly ClusterEventWithHint[];
-      };
+      const plugin = registry[name]!(undefined, handle);
+      if (!implementsPoint.enqueueExtensions(plugin)) throw new Error(`${name} registers no events`);
       events[name] = plugin.eventsToRegister();
     }
     const actions = registeredActions({ 'default-scheduler': events });

@@ -98,9 +98,9 @@ describe('addEventHandlers: storage kinds', () => {
     ['CSINode', 'add', ActionType.Add],
   ] as const)('a %s %s moves waiting pods with its cluster event', (resource, what, action) => {
     const { storage, moves } = setUp(DEFAULT_PROFILE);
-    const [{ handler, name }] = storage[informerOf[resource]].handlers as [
-      { handler: EventHandler; name: string },
-    ];
+    const { handlers } = storage[informerOf[resource]];
+    expect(handlers).toHaveLength(1);
+    const { handler, name } = handlers[0]!;
     expect(name).toBe(`scheduler-${resource}`);
     const oldObj = obj('x', '1');
     const newObj = obj('x', '2');
