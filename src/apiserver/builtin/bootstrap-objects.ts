@@ -222,7 +222,23 @@ export function bootstrapObjects(): BootstrapObject[] {
     clusterRole('system:public-info-viewer', [
       { nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] },
     ]),
+    clusterRole('system:monitoring', [
+      {
+        nonResourceURLs: [
+          '/healthz',
+          '/healthz/*',
+          '/livez',
+          '/livez/*',
+          '/metrics',
+          '/metrics/slis',
+          '/readyz',
+          '/readyz/*',
+        ],
+        verbs: ['get'],
+      },
+    ]),
     clusterRoleBinding('cluster-admin', 'cluster-admin', [group('system:masters')]),
+    clusterRoleBinding('system:monitoring', 'system:monitoring', [group('system:monitoring')]),
     clusterRoleBinding('system:discovery', 'system:discovery', [group('system:authenticated')]),
     clusterRoleBinding('system:basic-user', 'system:basic-user', [group('system:authenticated')]),
     clusterRoleBinding('system:public-info-viewer', 'system:public-info-viewer', [

@@ -174,7 +174,10 @@ describe('/metrics under RBAC', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-rx-metrics-'));
     const tokens = join(dir, 'tokens.csv');
-    writeFileSync(tokens, 'prom-token,prometheus,2001,"monitoring-team"\n');
+    writeFileSync(
+      tokens,
+      'prom-token,prometheus,2001,"monitoring-team"\nmon-token,scraper,2002,"system:monitoring"\n',
+    );
     server = await startApiServer({ tokenAuthFile: tokens, authorizationMode: 'RBAC' });
   });
 
@@ -216,5 +219,12 @@ describe('/metrics under RBAC', () => {
     const allowed = await request(prometheus, 'GET', '/metrics');
     expect(allowed.status).toBe(200);
     expect(allowed.text).toContain('apiserver_request_total{');
+  });
+
+  it('lets the group system:monitoring read /metrics and the health paths through the bootstrap role, and nothing else', async () => {
+    const scraper = { ...server, token: 'mon-token' };
+    expect((await request(scraper, 'GET', '/metrics')).status).toBe(200);
+    expect((await request(scraper, 'GET', '/readyz')).status).toBe(200);
+    expect((await request(scraper, 'GET', '/api/v1/pods')).status).toBe(403);
   });
 });
