@@ -160,12 +160,6 @@ function printOwner(o: Owner): string {
   return o.operation === 'Update' ? `${s} using ${o.apiVersion}` : s;
 }
 
-/** One field another manager owns and an apply would change. */
-export interface ApplyConflict {
-  manager: string;
-  path: string;
-}
-
 /** 409 Conflict answering an apply that would change other managers' fields, worded as kube-apiserver. */
 export function applyConflictError(conflicts: readonly { owner: Owner; path: string }[]): ApiStatusError {
   const causes = conflicts.map((c) => ({
