@@ -267,10 +267,8 @@ function mergeLists(live: unknown[], config: unknown[], type: FieldType, at: Fie
         l++;
         continue;
       }
-      if (done.has(pe)) {
-        l++;
-        continue;
-      }
+      // Already merged with its configuration item: skip it, and take the next configuration item now.
+      if (done.has(pe)) l++;
     }
     if (r < rhs.order.length) {
       const pe = rhs.order[r]!;

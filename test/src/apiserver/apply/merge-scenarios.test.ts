@@ -376,6 +376,60 @@ const SCENARIOS: Scenario[] = [
     managed: { one: ['.set[="a"]'], two: ['.set[="b"]', '.set[="c"]'] },
   },
   {
+    name: "set: an apply adding values around an updater's keeps the live order, new values after their neighbours",
+    ops: [
+      { op: 'apply', manager: 'default', object: 'set: [a, c]' },
+      { op: 'update', manager: 'controller', object: 'set: [a, b, c, d]' },
+      { op: 'apply', manager: 'default', object: 'set: [a, aprime, c, cprime]' },
+    ],
+    object: 'set: [a, b, aprime, c, d, cprime]',
+    managed: {
+      default: ['.set[="a"]', '.set[="aprime"]', '.set[="c"]', '.set[="cprime"]'],
+      controller: ['.set[="b"]', '.set[="d"]'],
+    },
+  },
+  {
+    name: 'set: an applier taking up a value an updater added shares it',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'set: [a, c]' },
+      { op: 'update', manager: 'controller', object: 'set: [a, b, c, d]' },
+      { op: 'apply', manager: 'default', object: 'set: [a, b, c]' },
+    ],
+    object: 'set: [a, b, c, d]',
+    managed: {
+      default: ['.set[="a"]', '.set[="b"]', '.set[="c"]'],
+      controller: ['.set[="b"]', '.set[="d"]'],
+    },
+  },
+  {
+    name: 'set: applying the same values in another order reorders them',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'set: [a, b, c, d]' },
+      { op: 'apply', manager: 'default', object: 'set: [a, d, c, b]' },
+    ],
+    object: 'set: [a, d, c, b]',
+    managed: { default: ['.set[="a"]', '.set[="b"]', '.set[="c"]', '.set[="d"]'] },
+  },
+  {
+    name: 'set: an updater reordering takes nothing, and the next apply restores its order',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'set: [a, b, c, d]' },
+      { op: 'update', manager: 'controller', object: 'set: [a, d, c, b]' },
+      { op: 'apply', manager: 'default', object: 'set: [a, b, c, d]' },
+    ],
+    object: 'set: [a, b, c, d]',
+    managed: { default: ['.set[="a"]', '.set[="b"]', '.set[="c"]', '.set[="d"]'] },
+  },
+  {
+    name: 'set: values an applier drops go',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'set: [a, b, c, d]' },
+      { op: 'apply', manager: 'default', object: 'set: [a, c]' },
+    ],
+    object: 'set: [a, c]',
+    managed: { default: ['.set[="a"]', '.set[="c"]'] },
+  },
+  {
     name: 'an atomic list is one field: a different list conflicts',
     ops: [
       { op: 'apply', manager: 'one', object: 'atomicList: [a, b]' },
