@@ -5,6 +5,7 @@ import { KubeRxError } from '../../operators/errors.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+import { ttlController } from '../controllers/ttl/ttl-controller.ts';
 import type { ControllerDescriptor, ControllerInit } from './controller-context.ts';
 
 type Row = [name: string, aliases: string[], extra?: Omit<ControllerDescriptor, 'name' | 'aliases' | 'init'>];
@@ -120,6 +121,14 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       informerFactory: ctx.informerFactory,
       terminatedPodThreshold: ctx.options.terminatedPodGCThreshold,
       ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'ttl-controller': (ctx) =>
+    ttlController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
