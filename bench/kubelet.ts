@@ -4,7 +4,8 @@
 // fresh process (this file re-runs itself with BENCH_CHILD=<runtime>).
 // Knobs: BENCH_RUNTIMES=process,simulated (default both), BENCH_PROCESS_PODS (default 100, one node),
 // BENCH_SIM_PODS (default 3,000) on BENCH_SIM_NODES simulated kubelets in one process (default 30),
-// BENCH_SCALE=0.1 (multiplies the pod counts), BENCH_CREATE_CONCURRENCY (default 32), BENCH_TIMEOUT_MS,
+// BENCH_SCALE=0.1 (multiplies the pod counts), BENCH_CREATE_CONCURRENCY (default 32), BENCH_CREATE_RATE (pods
+// per second, default unpaced), BENCH_TIMEOUT_MS,
 // BENCH_CHILD_FLAGS=--cpu-prof, BENCH_PROFILE_DIR=/tmp/prof (a CPU profile from the first create to the last
 // pod Running, <runtime>.cpuprofile).
 //
@@ -127,11 +128,16 @@ async function runChild(runtime: Runtime): Promise<Result> {
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');
   }
-  await pooled(pods, CONCURRENCY, (i) =>
-    firstValueFrom(
+  // With BENCH_CREATE_RATE, create i is not sent before i / rate seconds: pods arrive at a steady pace.
+  const rate = Number(process.env.BENCH_CREATE_RATE ?? 0);
+  const createStart = performance.now();
+  await pooled(pods, CONCURRENCY, async (i) => {
+    const due = rate > 0 ? createStart + (i * 1000) / rate - performance.now() : 0;
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+    return firstValueFrom(
       benchClient.create(PODS, benchPod(i, kubelets.nodeNames[i % kubelets.nodeNames.length]!) as KubeObject),
-    ),
-  );
+    );
+  });
   const limitMs = Number(process.env.BENCH_TIMEOUT_MS ?? 10 * 60_000);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([done, new Promise((r) => (timer = setTimeout(r, limitMs)))]);
