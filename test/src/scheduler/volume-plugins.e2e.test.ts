@@ -1,4 +1,4 @@
-// `kube-rx scheduler` end to end with kubectl: VolumeZone places pods by their volumes' zones, a pod waiting for its claim is scheduled when the claim appears, a ReadWriteOncePod claim in use keeps a second pod pending.
+// `kube-rx scheduler` end to end with kubectl: VolumeZone places pods by their volumes' zones, a pod waiting for its claim is scheduled when the claim appears, a ReadWriteOncePod claim in use keeps a second pod pending, CSINode limits (NodeVolumeLimits).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,13 +9,36 @@ import { waitFor } from './wait-for.ts';
 
 const ZONE = 'topology.kubernetes.io/zone';
 
-const node = (name: string, zone: string) => `apiVersion: v1
+const DRIVER = 'csi.example.com';
+
+const node = (name: string, zone: string, extra = '') => `apiVersion: v1
 kind: Node
 metadata:
   name: ${name}
   labels: {kubernetes.io/hostname: ${name}, ${ZONE}: ${zone}}
 status:
-  allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+  allocatable: {cpu: "4", memory: 16Gi, pods: "110"${extra}}
+---
+`;
+
+/** A CSINode allowing `count` volumes of the test driver on `name`. */
+const csiNode = (name: string, count: number) => `apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: ${name}}
+spec:
+  drivers: [{name: ${DRIVER}, nodeID: ${name}, allocatable: {count: ${count}}}]
+---
+`;
+
+/** A CSI PersistentVolume of the test driver, pre-bound to `claim`. */
+const csiVolume = (name: string, claim: string) => `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: ${name}}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  csi: {driver: ${DRIVER}, volumeHandle: ${name}-handle}
+  claimRef: {namespace: default, name: ${claim}}
 ---
 `;
 
@@ -144,5 +167,27 @@ describe.skipIf(!KUBECTL)('kube-rx scheduler: the volume plugins', { timeout: 60
       /^False Unschedulable 0\/2 nodes are available: 2 node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\./,
     );
     expect(await nodeOf('solo-2')).toBe('');
+  });
+
+  it('counts CSI volumes against the CSINode limits, and retries a pod when a CSINode appears (NodeVolumeLimits)', async () => {
+    await ok(['apply', '-f', '-'], csiNode('n-a', 1) + csiNode('n-b', 0));
+    await ok(
+      ['apply', '-f', '-'],
+      csiVolume('pv-csi-1', 'csi-1') +
+        claim('csi-1', 'pv-csi-1') +
+        csiVolume('pv-csi-2', 'csi-2') +
+        claim('csi-2', 'pv-csi-2'),
+    );
+    await ok(['apply', '-f', '-'], pod('csi-user-1', 'csi-1'));
+    expect(await bound('csi-user-1')).toBe('n-a');
+    // A third node whose Node object allows no volume of the driver: nowhere is left for a second volume.
+    await ok(['apply', '-f', '-'], node('n-c', 'zone-c', `, attachable-volumes-csi-${DRIVER}: "0"`));
+    await ok(['apply', '-f', '-'], pod('csi-user-2', 'csi-2'));
+    expect(await pending('csi-user-2')).toMatch(
+      /^False Unschedulable 0\/3 nodes are available: 3 node\(s\) exceed max volume count\./,
+    );
+    // n-c's CSINode (its limits win over the Node's) is a CSINodeAdd: the pod is retried at once.
+    await ok(['apply', '-f', '-'], csiNode('n-c', 2));
+    expect(await bound('csi-user-2')).toBe('n-c');
   });
 });
