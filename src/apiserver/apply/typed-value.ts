@@ -200,7 +200,8 @@ export function compare(lhs: unknown, rhs: unknown, type: FieldType, skip?: Fiel
 /**
  * Merges an applied configuration into a live value: objects field by field, granular lists item by item
  * (shared items in the configuration's order, live-only items kept where they were), anything atomic or scalar
- * replaced; a null in the configuration removes the field. Neither input is changed.
+ * replaced; a null in the configuration removes a scalar or atomic field and leaves an object or list as it is.
+ * Neither input is changed.
  */
 export function merge(live: unknown, config: unknown, type: FieldType, at: FieldPath = []): unknown {
   if (config === undefined) return live;
@@ -208,7 +209,13 @@ export function merge(live: unknown, config: unknown, type: FieldType, at: Field
     const out: Obj = { ...live };
     for (const [k, v] of Object.entries(config)) {
       if (v === null) {
-        delete out[k];
+        // null on a granular object or list merges as an empty one (the applier owns the field, not its
+        // contents); on anything else it clears the field, as decoding a null does.
+        const ft = type.field(k);
+        const granular =
+          (isObject(live[k]) && !ft.atomicObject()) ||
+          (Array.isArray(live[k]) && ft.list().type !== 'atomic');
+        if (!granular) delete out[k];
         continue;
       }
       const m = merge(live[k], v, type.field(k), [...at, fieldElement(k)]);

@@ -430,6 +430,55 @@ const SCENARIOS: Scenario[] = [
     managed: { default: ['.set[="a"]', '.set[="c"]'] },
   },
   {
+    name: 'struct: applying nothing after a struct removes it all',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'struct: {name: a, scalarField: b}' },
+      { op: 'apply', manager: 'default', object: '' },
+    ],
+    object: '{}',
+    managed: {},
+  },
+  {
+    name: 'struct: what an updater added stays when the applier drops the struct',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'struct: {name: a}' },
+      { op: 'update', manager: 'controller', object: 'struct: {name: a, scalarField: b}' },
+      { op: 'apply', manager: 'default', object: '' },
+    ],
+    object: 'struct: {scalarField: b}',
+    managed: { controller: ['.struct.scalarField'] },
+  },
+  {
+    name: 'struct: applying it empty keeps it, owned, with what others hold',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'struct: {name: a}' },
+      { op: 'update', manager: 'controller', object: 'struct: {name: a, scalarField: b}' },
+      { op: 'apply', manager: 'default', object: 'struct: {}' },
+    ],
+    object: 'struct: {scalarField: b}',
+    managed: { default: ['.struct'], controller: ['.struct.scalarField'] },
+  },
+  {
+    name: 'struct: applying it null merges as empty',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'struct: {name: a}' },
+      { op: 'update', manager: 'controller', object: 'struct: {name: a, scalarField: b}' },
+      { op: 'apply', manager: 'default', object: 'struct: null' },
+    ],
+    object: 'struct: {scalarField: b}',
+    managed: { default: ['.struct'], controller: ['.struct.scalarField'] },
+  },
+  {
+    name: 'struct: a value an updater took over stays when the applier lets go',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'struct: {name: a}' },
+      { op: 'update', manager: 'controller', object: 'struct: {name: b, scalarField: c}' },
+      { op: 'apply', manager: 'default', object: 'struct: null' },
+    ],
+    object: 'struct: {name: b, scalarField: c}',
+    managed: { default: ['.struct'], controller: ['.struct.name', '.struct.scalarField'] },
+  },
+  {
     name: 'an atomic list is one field: a different list conflicts',
     ops: [
       { op: 'apply', manager: 'one', object: 'atomicList: [a, b]' },
