@@ -92,7 +92,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
     )
     .option(
       '--kubelet-port <port>',
-      "the kubelet's HTTPS API for kubectl logs/exec, on 127.0.0.1 with the embedded API server (0: none)",
+      "the kubelet's HTTPS API for kubectl logs/exec/port-forward and the metrics behind kubectl top, on 127.0.0.1 with the embedded API server (0: none)",
       portFlag('--kubelet-port'),
       10250,
     )
