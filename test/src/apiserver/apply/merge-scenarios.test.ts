@@ -430,6 +430,38 @@ const SCENARIOS: Scenario[] = [
     managed: { default: ['.set[="a"]', '.set[="c"]'] },
   },
   {
+    name: 'list of lists: a changed inner value is replaced in place',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'listOfLists: [{name: a, value: [b, c]}]' },
+      { op: 'apply', manager: 'default', object: 'listOfLists: [{name: a, value: [a, c]}]' },
+    ],
+    object: 'listOfLists: [{name: a, value: [a, c]}]',
+    managed: {
+      default: [
+        '.listOfLists[name="a"]',
+        '.listOfLists[name="a"].name',
+        '.listOfLists[name="a"].value[="a"]',
+        '.listOfLists[name="a"].value[="c"]',
+      ],
+    },
+  },
+  {
+    name: 'list of lists: a changed key is a new item, the old one goes',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'listOfLists: [{name: a, value: [b, c]}]' },
+      { op: 'apply', manager: 'default', object: 'listOfLists: [{name: b, value: [a, c]}]' },
+    ],
+    object: 'listOfLists: [{name: b, value: [a, c]}]',
+    managed: {
+      default: [
+        '.listOfLists[name="b"]',
+        '.listOfLists[name="b"].name',
+        '.listOfLists[name="b"].value[="a"]',
+        '.listOfLists[name="b"].value[="c"]',
+      ],
+    },
+  },
+  {
     name: 'struct: applying nothing after a struct removes it all',
     ops: [
       { op: 'apply', manager: 'default', object: 'struct: {name: a, scalarField: b}' },
