@@ -6,6 +6,7 @@ import { jobController } from '../controllers/job/job-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
 import { ttlController } from '../controllers/ttl/ttl-controller.ts';
+import { ttlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.ts';
 import type { ControllerDescriptor, ControllerInit } from './controller-context.ts';
 
 type Row = [name: string, aliases: string[], extra?: Omit<ControllerDescriptor, 'name' | 'aliases' | 'init'>];
@@ -128,6 +129,15 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
     ttlController({
       client: ctx.client,
       informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'ttl-after-finished-controller': (ctx) =>
+    ttlAfterFinishedController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-ttl-after-finished-syncs'] ?? 5,
       metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
