@@ -48,6 +48,19 @@ const SCHEMA: ApplySchema = {
       'x-kubernetes-map-type': 'atomic',
       additionalProperties: { type: 'string' },
     },
+    containerPorts: {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['port', 'protocol'],
+      items: {
+        type: 'object',
+        properties: {
+          port: { type: 'integer' },
+          protocol: { type: 'string', default: 'TCP' },
+          name: { type: 'string' },
+        },
+      },
+    },
   },
 };
 
@@ -458,6 +471,43 @@ const SCENARIOS: Scenario[] = [
         '.listOfLists[name="b"].name',
         '.listOfLists[name="b"].value[="a"]',
         '.listOfLists[name="b"].value[="c"]',
+      ],
+    },
+  },
+  {
+    name: 'default keys: an item without its defaulted key field is keyed by the default',
+    ops: [
+      { op: 'apply', manager: 'default', object: 'containerPorts: [{port: 80}, {port: 80, protocol: UDP}]' },
+    ],
+    object: 'containerPorts: [{port: 80}, {port: 80, protocol: UDP}]',
+    managed: {
+      default: [
+        '.containerPorts[port=80,protocol="TCP"]',
+        '.containerPorts[port=80,protocol="UDP"]',
+        '.containerPorts[port=80,protocol="TCP"].port',
+        '.containerPorts[port=80,protocol="UDP"].port',
+        '.containerPorts[port=80,protocol="UDP"].protocol',
+      ],
+    },
+  },
+  {
+    name: 'default keys: the defaulted key names the same item as the explicit one (a conflict)',
+    ops: [
+      { op: 'apply', manager: 'apply-one', object: 'containerPorts: [{port: 80, protocol: TCP, name: foo}]' },
+      {
+        op: 'apply',
+        manager: 'apply-two',
+        object: 'containerPorts: [{port: 80, name: bar}]',
+        conflicts: ['conflict with "apply-one": .containerPorts[port=80,protocol="TCP"].name'],
+      },
+    ],
+    object: 'containerPorts: [{port: 80, protocol: TCP, name: foo}]',
+    managed: {
+      'apply-one': [
+        '.containerPorts[port=80,protocol="TCP"]',
+        '.containerPorts[port=80,protocol="TCP"].name',
+        '.containerPorts[port=80,protocol="TCP"].port',
+        '.containerPorts[port=80,protocol="TCP"].protocol',
       ],
     },
   },
