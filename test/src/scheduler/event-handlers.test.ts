@@ -2,73 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActionType,
-  type ClusterEvent,
   type ClusterEventWithHint,
   type EventResource,
 } from '../../../operators/scheduling/framework/interface.ts';
-import type { PriorityQueue } from '../../../operators/scheduling/queue/priority-queue.ts';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
-import type { EventHandler } from '../../../src/informers/event-handler.ts';
-import type { HandlerRegistration, SharedInformer } from '../../../src/informers/shared-informer.ts';
-import { SchedulerCache } from '../../../src/scheduler/cache/scheduler-cache.ts';
-import {
-  addEventHandlers,
-  registeredActions,
-  type StorageInformers,
-} from '../../../src/scheduler/event-handlers.ts';
-
-/** An informer that only records the handlers registered on it. */
-function recordingInformer() {
-  const handlers: { handler: EventHandler; name?: string; removed: boolean }[] = [];
-  const informer = {
-    addEventHandler(handler: EventHandler, options: { name?: string } = {}): HandlerRegistration {
-      const entry = { handler, name: options.name, removed: false };
-      handlers.push(entry);
-      return {
-        hasSynced: () => true,
-        pending: 0,
-        remove: () => {
-          entry.removed = true;
-        },
-      } as unknown as HandlerRegistration;
-    },
-  } as unknown as SharedInformer<KubeObject>;
-  return { informer, handlers };
-}
-
-type Move = { event: ClusterEvent; oldObj?: KubeObject; newObj?: KubeObject };
-
-/** A queue that records moveAllToActiveOrBackoffQueue calls. */
-function recordingQueue() {
-  const moves: Move[] = [];
-  const queue = {
-    moveAllToActiveOrBackoffQueue: (event: ClusterEvent, oldObj?: KubeObject, newObj?: KubeObject) =>
-      moves.push({ event, oldObj, newObj }),
-  } as unknown as PriorityQueue;
-  return { queue, moves };
-}
-
-function setUp(actions?: ReadonlyMap<EventResource, number>) {
-  const storage = {
-    persistentVolumeClaims: recordingInformer(),
-    persistentVolumes: recordingInformer(),
-    storageClasses: recordingInformer(),
-    csiNodes: recordingInformer(),
-  };
-  const { queue, moves } = recordingQueue();
-  const registrations = addEventHandlers({
-    pods: recordingInformer().informer,
-    nodes: recordingInformer().informer,
-    cache: new SchedulerCache(),
-    queue,
-    profiles: new Set(['default-scheduler']),
-    storage: Object.fromEntries(
-      Object.entries(storage).map(([k, v]) => [k, v.informer]),
-    ) as unknown as StorageInformers,
-    ...(actions ? { registeredActions: actions } : {}),
-  });
-  return { storage, moves, registrations };
-}
+import { registeredActions } from '../../../src/scheduler/event-handlers.ts';
+import { wireStorageHandlers } from './recording-fakes.ts';
 
 const obj = (name: string, resourceVersion = '1'): KubeObject => ({ metadata: { name, resourceVersion } });
 
@@ -97,7 +36,7 @@ describe('addEventHandlers: storage kinds', () => {
     ['StorageClass', 'add', ActionType.Add],
     ['CSINode', 'add', ActionType.Add],
   ] as const)('a %s %s moves waiting pods with its cluster event', (resource, what, action) => {
-    const { storage, moves } = setUp(DEFAULT_PROFILE);
+    const { storage, moves } = wireStorageHandlers(DEFAULT_PROFILE);
     const { handlers } = storage[informerOf[resource]];
     expect(handlers).toHaveLength(1);
     const { handler, name } = handlers[0]!;
@@ -117,12 +56,14 @@ describe('addEventHandlers: storage kinds', () => {
     ['PersistentVolumeClaim', 'onDelete'],
     ['PersistentVolume', 'onDelete'],
   ] as const)('no plugin registered it: a %s gets no %s handler', (resource, callback) => {
-    const { storage } = setUp(DEFAULT_PROFILE);
+    const { storage } = wireStorageHandlers(DEFAULT_PROFILE);
     expect(storage[informerOf[resource]].handlers[0]!.handler[callback]).toBeUndefined();
   });
 
   it('registers no handler on a kind no plugin registered any event for', () => {
-    const { storage, registrations } = setUp(new Map([['PersistentVolumeClaim', ActionType.Add]]));
+    const { storage, registrations } = wireStorageHandlers(
+      new Map([['PersistentVolumeClaim', ActionType.Add]]),
+    );
     expect(storage.persistentVolumeClaims.handlers).toHaveLength(1);
     for (const kind of ['persistentVolumes', 'storageClasses', 'csiNodes'] as const)
       expect(storage[kind].handlers).toHaveLength(0);
@@ -131,7 +72,7 @@ describe('addEventHandlers: storage kinds', () => {
   });
 
   it('without registered actions every kind handles add, update and delete; a tombstone moves with its last state', () => {
-    const { storage, moves, registrations } = setUp();
+    const { storage, moves, registrations } = wireStorageHandlers();
     expect(registrations).toHaveLength(7);
     const last = obj('gone', '9');
     storage.persistentVolumes.handlers[0]!.handler.onDelete!(new DeletedFinalStateUnknown('gone', last));
@@ -143,7 +84,7 @@ describe('addEventHandlers: storage kinds', () => {
   });
 
   it('removing the registrations removes the storage handlers too', () => {
-    const { storage, registrations } = setUp(DEFAULT_PROFILE);
+    const { storage, registrations } = wireStorageHandlers(DEFAULT_PROFILE);
     for (const r of registrations) r.remove();
     for (const kind of Object.values(storage)) expect(kind.handlers.every((h) => h.removed)).toBe(true);
   });
