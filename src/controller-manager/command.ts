@@ -1,15 +1,13 @@
 // `kube-rx controller-manager`: kube-controller-manager's command — --controllers, leader election, secure serving — against a cluster or the embedded API server.
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { collectDefaultMetrics, Registry as MetricsRegistry } from 'prom-client';
 import { resolveControllersFlag } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import type { Logger } from '../../operators/logger.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
-import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
+import { clusterOrEmbedded, embeddedApiServerFlags } from '../cli/cluster-or-embedded.ts';
 import { featureGatesFlag, goDurationFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
-import { kubeConfigSource } from '../cli/kube-config-source.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { rootCAFromKubeconfig } from '../controllers/root-ca-cert-publisher/root-ca-from-kubeconfig.ts';
 import { healthzAdaptor } from '../leader-election/healthz-adaptor.ts';
@@ -194,19 +192,8 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       `feature gates, A=true,B=false (${Object.keys(CONTROLLER_FEATURE_GATES).join(', ')})`,
       featureGatesFlag('--feature-gates', CONTROLLER_FEATURE_GATES),
       {},
-    )
-    .option(
-      '--port <port>',
-      'the embedded API server port, without --kubeconfig (0 picks a free one)',
-      portFlag('--port'),
-      6443,
-    )
-    .option('--data-dir <dir>', 'persist the embedded API server here')
-    .option(
-      '--kubeconfig-out <path>',
-      "where the embedded server's kubeconfig is written",
-      '.kube-rx/kubeconfig',
     );
+  embeddedApiServerFlags(command);
   for (const [flag, value] of Object.entries(CONCURRENCY_FLAGS)) {
     command.option(
       `--${flag} <n>`,
@@ -229,19 +216,10 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
     const { signal, requested, dispose } = shutdownSignal(deps.signals, undefined, logger);
     const cleanup: (() => Promise<void> | void)[] = [];
     try {
-      let source = await kubeConfigSource(flags.kubeconfig, flags.master);
-      let embedded: RunningApiServer | undefined;
-      let kubeconfigPath = flags.kubeconfig;
-      let kubeconfigText = flags.kubeconfig ? await readFile(flags.kubeconfig, 'utf8') : undefined;
-      if (!source) {
-        embedded = await startApiServer({ port: flags.port, dataDir: flags.dataDir, logger });
-        cleanup.push(() => embedded!.close());
-        kubeconfigPath = resolve(flags.kubeconfigOut);
-        await mkdir(dirname(kubeconfigPath), { recursive: true });
-        await embedded.writeKubeconfig(kubeconfigPath);
-        kubeconfigText = embedded.kubeconfig;
-        source = { from: 'string', yaml: embedded.kubeconfig };
-      }
+      const { source, embedded, kubeconfigPath } = await clusterOrEmbedded(flags, logger);
+      if (embedded) cleanup.push(() => embedded.close());
+      const kubeconfigText =
+        embedded?.kubeconfig ?? (flags.kubeconfig ? await readFile(flags.kubeconfig, 'utf8') : undefined);
       const client = kubeApiClient({
         kubeConfig: source,
         qps: flags.kubeApiQps,

@@ -1,6 +1,5 @@
 // `kube-rx scheduler`: kube-scheduler's command — config file, leader election, secure serving — against a cluster or the embedded API server.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { collectDefaultMetrics, Registry as MetricsRegistry } from 'prom-client';
 import { parse, stringify } from 'yaml';
@@ -9,10 +8,8 @@ import type { Logger } from '../../operators/logger.ts';
 import type { Registry } from '../../operators/scheduling/framework/interface.ts';
 import { inTreeRegistry } from '../../operators/scheduling/plugins/registry.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
-import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts';
-import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
+import { clusterOrEmbedded, embeddedApiServerFlags } from '../cli/cluster-or-embedded.ts';
 import { goDurationFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
-import { kubeConfigSource } from '../cli/kube-config-source.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
 import { healthzAdaptor } from '../leader-election/healthz-adaptor.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -138,19 +135,8 @@ export function schedulerCommand(deps: SchedulerCommandDeps = {}): Command {
       'writes per second to the API server (default 50)',
       positiveNumberFlag('--kube-api-qps'),
     )
-    .option('--kube-api-burst <n>', 'write burst (default 100)', positiveNumberFlag('--kube-api-burst'))
-    .option(
-      '--port <port>',
-      'the embedded API server port, without --kubeconfig (0 picks a free one)',
-      portFlag('--port'),
-      6443,
-    )
-    .option('--data-dir <dir>', 'persist the embedded API server here')
-    .option(
-      '--kubeconfig-out <path>',
-      "where the embedded server's kubeconfig is written",
-      '.kube-rx/kubeconfig',
-    );
+    .option('--kube-api-burst <n>', 'write burst (default 100)', positiveNumberFlag('--kube-api-burst'));
+  embeddedApiServerFlags(command);
 
   command.action(async (flags: Flags) => {
     const logger = deps.logger ?? createLogger();
@@ -170,20 +156,11 @@ export function schedulerCommand(deps: SchedulerCommandDeps = {}): Command {
     const { signal, requested, dispose } = shutdownSignal(deps.signals, undefined, logger);
     const cleanup: (() => Promise<void> | void)[] = [];
     try {
-      let source = await kubeConfigSource(
-        flags.kubeconfig ?? config.clientConnection?.kubeconfig,
-        flags.master,
+      const { source, embedded, kubeconfigPath } = await clusterOrEmbedded(
+        { ...flags, kubeconfig: flags.kubeconfig ?? config.clientConnection?.kubeconfig },
+        logger,
       );
-      let embedded: RunningApiServer | undefined;
-      let kubeconfigPath = flags.kubeconfig;
-      if (!source) {
-        embedded = await startApiServer({ port: flags.port, dataDir: flags.dataDir, logger });
-        cleanup.push(() => embedded!.close());
-        kubeconfigPath = resolve(flags.kubeconfigOut);
-        await mkdir(dirname(kubeconfigPath), { recursive: true });
-        await embedded.writeKubeconfig(kubeconfigPath);
-        source = { from: 'string', yaml: embedded.kubeconfig };
-      }
+      if (embedded) cleanup.push(() => embedded.close());
       const client = kubeApiClient({
         kubeConfig: source,
         qps: config.clientConnection?.qps ?? 50,
