@@ -14,9 +14,11 @@ const KINDS = [
 const RUNS = Number(process.env.PROTOBUF_PROP_RUNS ?? 25);
 
 describe('protobuf object codec', () => {
-  it('knows every kind the embedded API server serves, and its List', () => {
+  it('knows every kind the embedded API server serves, and its List (CRDs are served in JSON only)', () => {
     const known = new Set(KINDS.map((k) => `${k.apiVersion}/${k.kind}`));
+    const jsonOnly = new Set(['apiextensions.k8s.io/v1/CustomResourceDefinition']);
     for (const def of RESOURCES) {
+      if (jsonOnly.has(`${apiVersionOf(def)}/${def.kind}`)) continue;
       expect(known, def.kind).toContain(`${apiVersionOf(def)}/${def.kind}`);
       expect(known, def.kind).toContain(`${apiVersionOf(def)}/${def.kind}List`);
     }
