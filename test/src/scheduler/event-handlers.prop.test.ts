@@ -67,15 +67,17 @@ describe('storage handlers (property)', () => {
             ['onDelete', ActionType.Delete],
           ] as const) {
             const incoming = { resource: kind, action: bit };
-            const callback = handlers[0]?.handler[what];
+            const handler = handlers[0]?.handler;
+            const callback = handler?.[what];
             // A handler exists for an action iff some event of this kind names one of its bits.
             expect(callback !== undefined).toBe(
               all.some((e) => e.resource === kind && (e.action & bit) !== 0),
             );
             if (!callback) continue;
             moves.length = 0;
-            if (what === 'onUpdate') callback(obj('1'), obj('2'));
-            else (callback as (o: KubeObject, initial: boolean) => void)(obj('1'), false);
+            if (what === 'onUpdate') handler!.onUpdate!(obj('1'), obj('2'));
+            else if (what === 'onAdd') handler!.onAdd!(obj('1'), false);
+            else handler!.onDelete!(obj('1'));
             expect(moves.map((m) => m.event)).toEqual([incoming]);
             // The queue would not drop it: the plugins that asked for this kind's action match the event.
             expect(
