@@ -4,6 +4,7 @@ import type { KnownControllerNames } from '../../operators/controller-manager/re
 import { KubeRxError } from '../../operators/errors.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
+import { replicaSetController } from '../controllers/replicaset/replica-set-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
 import { ttlController } from '../controllers/ttl/ttl-controller.ts';
 import { ttlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.ts';
@@ -122,6 +123,25 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       informerFactory: ctx.informerFactory,
       terminatedPodThreshold: ctx.options.terminatedPodGCThreshold,
       ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'replicaset-controller': (ctx) =>
+    replicaSetController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-replicaset-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'replicationcontroller-controller': (ctx) =>
+    replicaSetController({
+      kind: 'ReplicationController',
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-rc-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
