@@ -13,6 +13,12 @@ import {
   unsupportedMediaType,
 } from './api-status.ts';
 import { writeOptions } from './apply/write-options.ts';
+import {
+  REVIEW_GROUPS,
+  reviewAggregatedDiscovery,
+  reviewApiGroup,
+  reviewApiResourceList,
+} from './auth/review-discovery.ts';
 import type { ServerAuth } from './auth/server-auth.ts';
 import { presentedStore } from './crd/presented-store.ts';
 import {
@@ -311,12 +317,12 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       const form = negotiate(req.headers.accept, true);
       if (form === 'aggregated') {
         const doc = aggregatedDiscovery(table, path === '/api') as { items: object[] };
-        if (path === '/apis') doc.items.push(metricsAggregatedDiscovery()); // metrics.k8s.io, served below
+        if (path === '/apis') doc.items.push(...reviewAggregatedDiscovery(), metricsAggregatedDiscovery()); // create-only reviews; metrics.k8s.io, served below
         return send(res, 200, doc, AGGREGATED_DISCOVERY_TYPE);
       }
       if (path === '/api') return send(res, 200, apiVersions(ctx.serverAddress()));
       const list = apiGroupList(table) as { groups: object[] };
-      list.groups.push(metricsApiGroup());
+      list.groups.push(...REVIEW_GROUPS.map(reviewApiGroup), metricsApiGroup());
       return send(res, 200, list);
     }
     if (path === '/openapi/v3') return send(res, 200, openApiV3.root());
@@ -342,6 +348,9 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
       rest = segments.slice(2);
     } else if (segments[0] === 'apis' && segments.length >= 2) {
       group = segments[1]!;
+      if (REVIEW_GROUPS.includes(group) && segments.length <= 3 && (segments[2] ?? 'v1') === 'v1') {
+        return send(res, 200, segments.length === 2 ? reviewApiGroup(group) : reviewApiResourceList(group));
+      }
       if (segments.length === 2) {
         if (!table.some((d) => d.group === group)) throw notFound({ name: group }, 'groups');
         return send(res, 200, apiGroup(table, group));

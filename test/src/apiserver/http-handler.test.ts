@@ -36,11 +36,24 @@ describe('embedded API server over HTTP', () => {
       });
       const groups = (await request(server, 'GET', '/apis')).body.groups.map((g: { name: string }) => g.name);
       // each group of the resource table exactly once, in table order (kinds are added as rows)
-      // the table's groups, then metrics.k8s.io (served from the kubelets, not stored)
+      // the table's groups, then the create-only review groups and metrics.k8s.io (served, not stored)
       expect(groups).toEqual([
         ...[...new Set(RESOURCES.map((r) => r.group))].filter((g) => g !== ''),
+        'authentication.k8s.io',
+        'authorization.k8s.io',
         'metrics.k8s.io',
       ]);
+      const reviews = (await request(server, 'GET', '/apis/authorization.k8s.io/v1')).body.resources;
+      expect(reviews.map((r: { name: string; verbs: string[] }) => `${r.name}:${r.verbs}`)).toEqual([
+        'localsubjectaccessreviews:create',
+        'selfsubjectaccessreviews:create',
+        'selfsubjectrulesreviews:create',
+        'subjectaccessreviews:create',
+      ]);
+      expect((await request(server, 'GET', '/apis/authentication.k8s.io')).body.preferredVersion).toEqual({
+        groupVersion: 'authentication.k8s.io/v1',
+        version: 'v1',
+      });
       expect(groups).toEqual(expect.arrayContaining(['apps', 'batch', 'coordination.k8s.io', 'policy']));
       const coordination = (await request(server, 'GET', '/apis/coordination.k8s.io')).body;
       expect(coordination.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1']);
