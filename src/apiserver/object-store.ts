@@ -228,11 +228,11 @@ export class ObjectStore {
   }
 
   /**
-   * Loads one stored object at start, outside the history.
-   * @param object `json` parsed, when the caller has it already
+   * Loads one stored object at start, outside the history; it is parsed on first use.
+   * @param json the object's JSON; unless `stamped`, its resourceVersion is set to `rv` on first use
    */
-  load(resource: string, key: string, rv: number, json: string, object?: KubeObject): void {
-    this.mapOf(resource).set(key, object ? { object, json, rv } : new LoadedObject(json, rv));
+  load(resource: string, key: string, rv: number, json: string, stamped = true): void {
+    this.mapOf(resource).set(key, new LoadedObject(json, rv, stamped));
   }
 
   /** After {@link load}: the store's rv (a watch or exact list can start here, not earlier). */
@@ -360,15 +360,29 @@ export class ObjectStore {
 
 /** A stored version loaded at start: parsed on first use, so a restart over many objects is quick. */
 class LoadedObject implements StoredObject {
-  readonly json: string;
   readonly rv: number;
+  private text: string;
+  private stamped: boolean;
   private parsed: KubeObject | undefined;
-  constructor(json: string, rv: number) {
-    this.json = json;
+  constructor(json: string, rv: number, stamped: boolean) {
+    this.text = json;
     this.rv = rv;
+    this.stamped = stamped;
   }
   get object(): KubeObject {
-    this.parsed ??= JSON.parse(this.json) as KubeObject;
+    if (!this.parsed) {
+      const o = JSON.parse(this.text) as KubeObject;
+      this.parsed = this.stamped
+        ? o
+        : { ...o, metadata: { ...o.metadata, resourceVersion: String(this.rv) } };
+    }
     return this.parsed;
+  }
+  get json(): string {
+    if (!this.stamped) {
+      this.text = JSON.stringify(this.object);
+      this.stamped = true;
+    }
+    return this.text;
   }
 }

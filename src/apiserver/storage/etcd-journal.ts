@@ -154,12 +154,8 @@ export class EtcdJournal implements Journal {
         const rest = fullKey.slice(this.prefix.length + 1);
         const { resource, key } = splitStorageKey(rest, namespacedKey(rest));
         const rv = Number(kv.mod_revision);
-        // parsed on first use, unless written by another client without our resourceVersion stamp
-        if (json.includes(`"resourceVersion":"${rv}"`)) this.store.load(resource, key, rv, json);
-        else {
-          const stamped = stampedObject(JSON.parse(json) as KubeObject, rv);
-          this.store.load(resource, key, rv, JSON.stringify(stamped), stamped);
-        }
+        // parsed on first use; restamped then when written without this revision (by another client)
+        this.store.load(resource, key, rv, json, json.includes(`"resourceVersion":"${rv}"`));
         objects++;
       }
       if (!page.more || page.kvs.length === 0) break;

@@ -95,4 +95,17 @@ describe('ObjectStore with a journal that confirms later', () => {
     expect(() => store.eventsAfter(8)).toThrow(/too old resource version: 8 \(9\)/);
     expect(store.commit('cm', 'b', 'ADDED', obj('b', 1)).rv).toBe(10);
   });
+
+  it('stamps a loaded object written without its resourceVersion when it is first used', () => {
+    const store = new ObjectStore();
+    store.load('cm', 'x', 12, JSON.stringify({ metadata: { name: 'x' }, data: { k: 'v' } }), false);
+    store.loaded(12);
+    const stored = store.get('cm', 'x')!;
+    expect(JSON.parse(stored.json)).toEqual({
+      metadata: { name: 'x', resourceVersion: '12' },
+      data: { k: 'v' },
+    });
+    expect(stored.object.metadata?.resourceVersion).toBe('12');
+    expect(stored.rv).toBe(12);
+  });
 });
