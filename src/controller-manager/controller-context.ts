@@ -16,6 +16,12 @@ export interface ControllerOptions {
   readonly terminatedPodGCThreshold: number;
   /** Feature gates as `--feature-gates` left them. */
   readonly featureGates: Readonly<Record<string, boolean>>;
+  /** `--node-monitor-period` in ms (node lifecycle controller); default 5 s. */
+  readonly nodeMonitorPeriodMs?: number;
+  /** `--node-monitor-grace-period` in ms; default 40 s. */
+  readonly nodeMonitorGracePeriodMs?: number;
+  /** `--node-startup-grace-period` in ms; default 1 m. */
+  readonly nodeStartupGracePeriodMs?: number;
 }
 
 /**

@@ -3,9 +3,11 @@
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
+import { nodeLifecycleController } from '../controllers/node-lifecycle/node-lifecycle-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { replicaSetController } from '../controllers/replicaset/replica-set-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+import { taintEvictionController } from '../controllers/taint-eviction/taint-eviction-controller.ts';
 import { ttlController } from '../controllers/ttl/ttl-controller.ts';
 import { ttlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.ts';
 import type { ControllerDescriptor, ControllerInit } from './controller-context.ts';
@@ -107,6 +109,27 @@ export const DEFAULT_TERMINATED_POD_GC_THRESHOLD = 12_500;
 
 /** kube-rx's built controllers: their init functions, by canonical name. */
 const BUILT: Readonly<Record<string, ControllerInit>> = {
+  'node-lifecycle-controller': (ctx) =>
+    nodeLifecycleController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      ...(ctx.options.nodeMonitorPeriodMs ? { nodeMonitorPeriodMs: ctx.options.nodeMonitorPeriodMs } : {}),
+      ...(ctx.options.nodeMonitorGracePeriodMs
+        ? { nodeMonitorGracePeriodMs: ctx.options.nodeMonitorGracePeriodMs }
+        : {}),
+      ...(ctx.options.nodeStartupGracePeriodMs
+        ? { nodeStartupGracePeriodMs: ctx.options.nodeStartupGracePeriodMs }
+        : {}),
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'taint-eviction-controller': (ctx) =>
+    taintEvictionController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
   'job-controller': (ctx) =>
     jobController({
       client: ctx.client,
