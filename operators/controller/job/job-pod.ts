@@ -16,11 +16,14 @@ export const JOB_GVK = { apiVersion: 'batch/v1', kind: 'Job' } as const;
 /** Longest generateName prefix that leaves room for the server's 5-character suffix in a 63-character name. */
 const MAX_GENERATE_NAME_PREFIX = 58;
 
-function withIndexEnv(c: Container): Container {
-  const env = (c.env ?? []).filter((e) => e.name !== JOB_COMPLETION_INDEX_ENV);
+/** The container with env JOB_COMPLETION_INDEX from the index label (PodIndexLabel) or annotation; one already there is kept. */
+function withIndexEnv(c: Container, fromLabel: boolean): Container {
+  if (c.env?.some((e) => e.name === JOB_COMPLETION_INDEX_ENV)) return c;
+  const field = fromLabel ? 'labels' : 'annotations';
+  const env = [...(c.env ?? [])];
   env.push({
     name: JOB_COMPLETION_INDEX_ENV,
-    valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX_ANNOTATION}']` } },
+    valueFrom: { fieldRef: { fieldPath: `metadata.${field}['${JOB_COMPLETION_INDEX_ANNOTATION}']` } },
   } as NonNullable<Container['env']>[number]);
   return { ...c, env };
 }
@@ -35,22 +38,32 @@ function withIndexEnv(c: Container): Container {
  * @param job the job
  * @param index the completion index (Indexed jobs)
  * @param podIndexLabel whether the index is also a label (PodIndexLabel, on by default)
+ * @param extraAnnotations more annotations (backoffLimitPerIndex's failure counts)
  */
-export function newJobPod(job: Job, index?: number, podIndexLabel = true): Pod {
+export function newJobPod(
+  job: Job,
+  index?: number,
+  podIndexLabel = true,
+  extraAnnotations: Record<string, string> = {},
+): Pod {
   const name = job.metadata.name ?? 'job';
   const template = structuredClone(job.spec.template);
   const labels: Record<string, string> = { ...(template.metadata?.labels ?? {}) };
   labels[JOB_CONTROLLER_UID_LABEL] ??= job.metadata.uid ?? '';
   labels[JOB_NAME_LABEL] ??= name;
-  const annotations: Record<string, string> = { ...(template.metadata?.annotations ?? {}) };
+  const annotations: Record<string, string> = {
+    ...(template.metadata?.annotations ?? {}),
+    ...extraAnnotations,
+  };
   const spec = template.spec;
   let prefix = `${name}-`;
   if (index !== undefined) {
     annotations[JOB_COMPLETION_INDEX_ANNOTATION] = String(index);
     if (podIndexLabel) labels[JOB_COMPLETION_INDEX_ANNOTATION] = String(index);
     spec.hostname ??= `${name}-${index}`;
-    spec.containers = spec.containers.map(withIndexEnv);
-    if (spec.initContainers) spec.initContainers = spec.initContainers.map(withIndexEnv);
+    spec.containers = spec.containers.map((c) => withIndexEnv(c, podIndexLabel));
+    if (spec.initContainers)
+      spec.initContainers = spec.initContainers.map((c) => withIndexEnv(c, podIndexLabel));
     const suffix = `-${index}-`;
     prefix = `${name.slice(0, Math.max(0, MAX_GENERATE_NAME_PREFIX - suffix.length))}${suffix}`;
   } else if (prefix.length > MAX_GENERATE_NAME_PREFIX) {

@@ -2,7 +2,12 @@
 import type { Pod } from '../../api/core-v1.ts';
 import { isPodActive, isPodReady, podsToDelete } from '../pod-deletion-order.ts';
 import { formatIndexes, parseIndexes } from './completion-indexes.ts';
-import { backoffRemaining, type JobBackoffRecord, nextBackoffRecord } from './job-backoff.ts';
+import {
+  backoffRemaining,
+  type JobBackoffRecord,
+  nextBackoffRecord,
+  podFinishedTime,
+} from './job-backoff.ts';
 import { newJobPod } from './job-pod.ts';
 import {
   completionIndexOf,
@@ -11,6 +16,8 @@ import {
   hasTrackingFinalizer,
   isJobFinished,
   JOB_CONTROLLER_NAME,
+  JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+  JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
   JOB_REASONS,
   type Job,
   type JobCondition,
@@ -188,7 +195,12 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
   const spec = job.spec;
   const indexed = mode === 'Indexed';
   const completions = spec.completions ?? undefined;
-  const backoffLimit = spec.backoffLimit ?? 6;
+  const perIndex =
+    features.JobBackoffLimitPerIndex && indexed && spec.backoffLimitPerIndex != null
+      ? spec.backoffLimitPerIndex
+      : undefined;
+  // the API defaults backoffLimit to MaxInt32 when backoffLimitPerIndex is set
+  const backoffLimit = spec.backoffLimit ?? (perIndex !== undefined ? 2 ** 31 - 1 : 6);
   const parallelism = spec.parallelism ?? 1;
   const suspended = spec.suspend === true;
   const policy = spec.podFailurePolicy?.rules;
@@ -274,6 +286,57 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
     }
   }
 
+  /** backoffLimitPerIndex: the index has failed when a counted failure reached the limit, or a FailIndex rule matched. */
+  const isIndexFailed = (p: Pod, limit: number) => {
+    if (!isPodFailed(p)) return false;
+    let countedFailure = true;
+    if (policy) {
+      const m = matchPodFailurePolicy(policy, p);
+      if (m.action === 'FailIndex') return true;
+      countedFailure = m.countFailed;
+    }
+    return countedFailure && failureCount(p, JOB_INDEX_FAILURE_COUNT_ANNOTATION) >= limit;
+  };
+  /**
+   * Per index neither succeeded, failed nor active, the failed pod (highest failure count, newest) whose
+   * finalizer stays until its replacement is created, so the count annotation carries over.
+   */
+  const podsWithDelayedDeletion = (done: ReadonlySet<number>, lost: ReadonlySet<number>) => {
+    const activeIx = new Set(activePods.map(completionIndexOf));
+    const out = new Map<number, Pod>();
+    for (const p of pods) {
+      const ix = validIndex(p);
+      if (
+        ix === undefined ||
+        !hasTrackingFinalizer(p) ||
+        expectedRm.has(p.metadata.uid ?? '') ||
+        !isPodFailed(p)
+      )
+        continue;
+      if (done.has(ix) || lost.has(ix) || activeIx.has(ix)) continue;
+      const last = out.get(ix);
+      if (
+        !last ||
+        (absoluteFailures(last) <= absoluteFailures(p) && podFinishedTime(p) >= podFinishedTime(last))
+      )
+        out.set(ix, p);
+    }
+    return out;
+  };
+  /** The failure counts a replacement of `replaced` carries: one more counted (or ignored) failure. */
+  const nextFailureCounts = (replaced: Pod | undefined): Record<string, string> => {
+    if (!replaced) return { [JOB_INDEX_FAILURE_COUNT_ANNOTATION]: '0' };
+    let countedN = failureCount(replaced, JOB_INDEX_FAILURE_COUNT_ANNOTATION);
+    let ignoredN = failureCount(replaced, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION);
+    if (!policy || matchPodFailurePolicy(policy, replaced).countFailed) countedN++;
+    else ignoredN++;
+    return {
+      [JOB_INDEX_FAILURE_COUNT_ANNOTATION]: String(countedN),
+      ...(ignoredN > 0 ? { [JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION]: String(ignoredN) } : {}),
+    };
+  };
+  let failedIndexes: Set<number> | undefined;
+  let delayedDeletion = new Map<number, Pod>();
   let prevSucceededIndexes = new Set<number>();
   let succeededIndexes = new Set<number>();
   if (indexed && completions !== undefined) {
@@ -285,6 +348,21 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
         succeededIndexes.add(ix);
     }
     succeeded = succeededIndexes.size;
+    if (perIndex !== undefined) {
+      failedIndexes = parseIndexes(status.failedIndexes, completions);
+      for (const p of pods) {
+        const ix = validIndex(p);
+        if (ix !== undefined && hasTrackingFinalizer(p) && isIndexFailed(p, perIndex)) failedIndexes.add(ix);
+      }
+      if (!finished) {
+        const maxFailed = spec.maxFailedIndexes;
+        if (maxFailed != null && failedIndexes.size > maxFailed)
+          finished = failure(...JOB_REASONS.MaxFailedIndexesExceeded);
+        else if (failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= completions)
+          finished = failure(...JOB_REASONS.FailedIndexes);
+      }
+      delayedDeletion = podsWithDelayedDeletion(succeededIndexes, failedIndexes);
+    }
     if (!finished && features.JobSuccessPolicy && spec.successPolicy) {
       const message = matchSuccessPolicy(spec.successPolicy.rules, completions, succeededIndexes);
       if (message !== undefined)
@@ -312,12 +390,13 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
         activePods,
         Math.max(0, active - wantActive),
         indexed,
-        succeededIndexes,
+        // active pods of a failed index go too
+        new Set([...succeededIndexes, ...(failedIndexes ?? [])]),
         completions,
         now,
       );
       if (deletePods.length === 0 && active < wantActive) {
-        const wait = backoffRemaining(backoff, now);
+        const wait = perIndex === undefined ? backoffRemaining(backoff, now) : 0;
         if (wait > 0) requeue(wait);
         else {
           let diff =
@@ -331,8 +410,33 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
               for (const p of activePods) taken.add(completionIndexOf(p) ?? -1);
               if (onlyReplaceFailed)
                 for (const p of pods.filter(isTerminating)) taken.add(completionIndexOf(p) ?? -1);
-              for (let ix = 0; ix < completions && createPods.length < diff; ix++)
-                if (!taken.has(ix)) createPods.push(newJobPod(job, ix, features.PodIndexLabel));
+              for (const ix of failedIndexes ?? []) taken.add(ix);
+              for (let ix = 0; ix < completions && createPods.length < diff; ix++) {
+                if (taken.has(ix)) continue;
+                const replaced = delayedDeletion.get(ix);
+                if (perIndex !== undefined && replaced) {
+                  // the index's own back-off, from its failures so far
+                  const left = backoffRemaining(
+                    {
+                      failuresAfterLastSuccess: absoluteFailures(replaced) + 1,
+                      lastFailureTime: podFinishedTime(replaced),
+                    },
+                    now,
+                  );
+                  if (left > 0) {
+                    requeue(left);
+                    continue;
+                  }
+                }
+                createPods.push(
+                  newJobPod(
+                    job,
+                    ix,
+                    features.PodIndexLabel,
+                    perIndex === undefined ? {} : nextFailureCounts(replaced),
+                  ),
+                );
+              }
             } else
               createPods = Array.from({ length: diff }, () =>
                 newJobPod(job, undefined, features.PodIndexLabel),
@@ -409,11 +513,12 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
         const uid = pod.metadata.uid ?? '';
         if (!hasTrackingFinalizer(pod) || expectedRm.has(uid)) continue;
         const considerFailed = isPodFailed(pod);
+        const delayed = delayedDeletion.get(completionIndexOf(pod) ?? -1)?.metadata.uid === uid;
         const canRemove =
           Boolean(job.metadata.deletionTimestamp) ||
           finishedCond !== undefined ||
           pod.status?.phase === 'Succeeded' ||
-          considerFailed;
+          (considerFailed && !delayed);
         if (!canRemove) continue;
         removeFinalizers.push(pod);
         const list = status.uncountedTerminatedPods as { succeeded: string[]; failed: string[] };
@@ -445,6 +550,11 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
         if (text !== (source.status?.completedIndexes ?? '')) needsFlush = true;
         status.succeeded = all.size;
         status.completedIndexes = text;
+        if (failedIndexes !== undefined) {
+          const failedText = formatIndexes(failedIndexes);
+          if (failedText !== source.status?.failedIndexes) needsFlush = true;
+          status.failedIndexes = failedText;
+        }
       }
       status.conditions ??= [];
       const conditions = status.conditions;
@@ -538,6 +648,18 @@ function cleanUncounted(status: JobStatus, withFinalizer: ReadonlySet<string>): 
   }
   return changed;
 }
+
+/** A failure-count annotation's value; missing, malformed or out of int32 range counts as 0, as upstream. */
+function failureCount(pod: Pod, annotation: string): number {
+  const raw = pod.metadata.annotations?.[annotation];
+  if (raw === undefined || !/^\d+$/.test(raw)) return 0;
+  const n = Number(raw);
+  return n <= 2 ** 31 - 1 ? n : 0;
+}
+
+const absoluteFailures = (pod: Pod) =>
+  failureCount(pod, JOB_INDEX_FAILURE_COUNT_ANNOTATION) +
+  failureCount(pod, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION);
 
 /** restartPolicy OnFailure: the restarts of running and pending pods have reached backoffLimit (any, when it is 0). */
 function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[], backoffLimit: number): boolean {

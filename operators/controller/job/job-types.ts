@@ -21,12 +21,22 @@ export const MAX_JOB_POD_FAILURE_BACKOFF_MS = 10 * 60_000;
 export const MAX_UNCOUNTED_PODS = 500;
 export const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
 
+/** backoffLimitPerIndex: failures (counted / ignored) of an index so far, carried from a failed pod to its replacement. */
+export const JOB_INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
+export const JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION =
+  'batch.kubernetes.io/job-index-ignored-failure-count';
+
 /** Upstream's condition reasons and messages. */
 export const JOB_REASONS = {
   BackoffLimitExceeded: ['BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
   DeadlineExceeded: ['DeadlineExceeded', 'Job was active longer than specified deadline'],
   PodFailurePolicy: ['PodFailurePolicy', ''],
   SuccessPolicy: ['SuccessPolicy', ''],
+  MaxFailedIndexesExceeded: [
+    'MaxFailedIndexesExceeded',
+    'Job has exceeded the specified maximal number of failed indexes',
+  ],
+  FailedIndexes: ['FailedIndexes', 'Job has failed indexes'],
 } as const;
 
 export type JobConditionType = 'Suspended' | 'FailureTarget' | 'SuccessCriteriaMet' | 'Failed' | 'Complete';
@@ -56,6 +66,8 @@ export interface JobSpec {
   completions?: number | null;
   completionMode?: 'NonIndexed' | 'Indexed' | string;
   backoffLimit?: number;
+  backoffLimitPerIndex?: number | null;
+  maxFailedIndexes?: number | null;
   activeDeadlineSeconds?: number | null;
   suspend?: boolean;
   selector?: LabelSelectorObject;
@@ -91,6 +103,7 @@ export interface Job extends KubeObject {
 
 /** Feature gates the job controller reads, with their 1.31 defaults in {@link DEFAULT_JOB_FEATURES}. */
 export interface JobFeatures {
+  JobBackoffLimitPerIndex: boolean;
   JobPodReplacementPolicy: boolean;
   JobManagedBy: boolean;
   JobSuccessPolicy: boolean;
@@ -98,6 +111,7 @@ export interface JobFeatures {
 }
 
 export const DEFAULT_JOB_FEATURES: JobFeatures = {
+  JobBackoffLimitPerIndex: true,
   JobPodReplacementPolicy: true,
   JobManagedBy: false,
   JobSuccessPolicy: true,

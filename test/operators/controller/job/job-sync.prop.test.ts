@@ -192,6 +192,7 @@ const jobArb = fc.record({
   completions: fc.integer({ min: -1, max: 6 }),
   backoffLimit: fc.integer({ min: 0, max: 4 }),
   indexed: fc.boolean(),
+  backoffLimitPerIndex: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
 });
 
 describe('planJobSync under any interleaving (model-based)', () => {
@@ -199,9 +200,15 @@ describe('planJobSync under any interleaving (model-based)', () => {
     fc.assert(
       fc.property(jobArb, fc.array(opArb, { maxLength: 40 }), (spec, ops) => {
         const indexed = spec.indexed && spec.completions > 0;
-        const cluster = new Cluster(
-          newJob(spec.parallelism, spec.completions, spec.backoffLimit, indexed ? 'Indexed' : 'NonIndexed'),
+        const job = newJob(
+          spec.parallelism,
+          spec.completions,
+          spec.backoffLimit,
+          indexed ? 'Indexed' : 'NonIndexed',
         );
+        if (indexed && spec.backoffLimitPerIndex !== undefined)
+          job.spec.backoffLimitPerIndex = spec.backoffLimitPerIndex;
+        const cluster = new Cluster(job);
         const check = () => {
           expect(cluster.active()).toBeLessThanOrEqual(spec.parallelism);
           const s = cluster.job.status ?? {};
