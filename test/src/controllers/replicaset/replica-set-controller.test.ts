@@ -1,0 +1,219 @@
+// The replicaset controller against the embedded API server (pod readiness written by the test): quota failures and the ReplicaFailure condition, release, availability, recreation, adoption rules.
+import { firstValueFrom, type Subscription } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
+import { replicaSetController } from '../../../../src/controllers/replicaset/replica-set-controller.ts';
+import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
+import type { ResourceDescriptor } from '../../../../streams/api-client.ts';
+import { PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
+import { waitFor } from '../../scheduler/wait-for.ts';
+
+const cluster = useEmbeddedCluster();
+const QUOTAS: ResourceDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'resourcequotas',
+  kind: 'ResourceQuota',
+  namespaced: true,
+};
+const NAMESPACES: ResourceDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+};
+
+const newRS = (
+  name: string,
+  namespace: string,
+  replicas: number,
+  extra: Partial<ReplicaSet['spec']> = {},
+): ReplicaSet => ({
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  metadata: { name, namespace },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    ...extra,
+  },
+});
+const activePods = async (name: string, namespace = 'default') =>
+  (
+    await firstValueFrom(cluster.api.list<Pod>(PODS, { namespace, labelSelector: `app=${name}` }))
+  ).items.filter((p) => !p.metadata.deletionTimestamp);
+const getRS = (name: string, namespace = 'default') =>
+  firstValueFrom(cluster.api.get<ReplicaSet>(REPLICA_SETS, name, { namespace }));
+const createRS = (rs: ReplicaSet) =>
+  firstValueFrom(
+    cluster.api.create<ReplicaSet>(REPLICA_SETS, rs, { namespace: rs.metadata.namespace ?? '' }),
+  );
+const count = async (name: string, n: number, namespace = 'default') =>
+  waitFor(async () => {
+    const pods = await activePods(name, namespace);
+    expect(pods).toHaveLength(n);
+    return pods;
+  });
+
+describe('replicaset controller on the embedded API server', { timeout: 30_000 }, () => {
+  let factory: InformerFactory;
+  let running: Subscription;
+
+  beforeAll(() => {
+    factory = informerFactory({ client: cluster.api });
+    running = replicaSetController({ client: cluster.api, informerFactory: factory, workers: 2 }).subscribe();
+    factory.start();
+  });
+  afterAll(() => {
+    running?.unsubscribe();
+    factory?.shutdown();
+  });
+
+  it('sets ReplicaFailure FailedCreate when a quota refuses pods, and clears it once they fit', async () => {
+    await firstValueFrom(
+      cluster.api.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quota' } }),
+    );
+    await firstValueFrom(
+      cluster.api.create(
+        QUOTAS,
+        {
+          apiVersion: 'v1',
+          kind: 'ResourceQuota',
+          metadata: { name: 'pods', namespace: 'quota' },
+          spec: { hard: { pods: '2' } },
+        },
+        { namespace: 'quota' },
+      ),
+    );
+    await createRS(newRS('capped', 'quota', 3));
+    await count('capped', 2, 'quota');
+    const failed = await waitFor(async () => {
+      const rs = await getRS('capped', 'quota');
+      const cond = rs.status?.conditions?.find((c) => c.type === 'ReplicaFailure');
+      expect(cond).toMatchObject({ status: 'True', reason: 'FailedCreate' });
+      // the first failed sync counted the pods it had before creating; a retry counts the two created
+      expect(rs.status?.replicas).toBe(2);
+      return rs;
+    });
+    expect(failed.status?.conditions?.[0]?.message).toContain('exceeded quota');
+    const quota = await firstValueFrom(cluster.api.get(QUOTAS, 'pods', { namespace: 'quota' }));
+    await firstValueFrom(
+      cluster.api.update(QUOTAS, { ...quota, spec: { hard: { pods: '5' } } }, { namespace: 'quota' }),
+    );
+    await count('capped', 3, 'quota');
+    await waitFor(async () => {
+      const rs = await getRS('capped', 'quota');
+      expect(rs.status?.conditions ?? []).toEqual([]);
+      expect(rs.status).toMatchObject({ replicas: 3, observedGeneration: rs.metadata.generation });
+    });
+  });
+
+  it('releases a pod whose labels stop matching and creates a replacement', async () => {
+    await createRS(newRS('release', 'default', 1));
+    const [pod] = await count('release', 1);
+    const live = await firstValueFrom(
+      cluster.api.get<Pod>(PODS, pod!.metadata.name!, { namespace: 'default' }),
+    );
+    await firstValueFrom(
+      cluster.api.update<Pod>(
+        PODS,
+        { ...live, metadata: { ...live.metadata, labels: { app: 'elsewhere' } } },
+        { namespace: 'default' },
+      ),
+    );
+    await count('release', 1);
+    await waitFor(async () => {
+      const released = await firstValueFrom(
+        cluster.api.get<Pod>(PODS, pod!.metadata.name!, { namespace: 'default' }),
+      );
+      expect(released.metadata.ownerReferences ?? []).toEqual([]);
+    });
+  });
+
+  it('leaves pods controlled by another owner alone', async () => {
+    await firstValueFrom(
+      cluster.api.create<Pod>(
+        PODS,
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'taken',
+            namespace: 'default',
+            labels: { app: 'shared' },
+            ownerReferences: [
+              {
+                apiVersion: 'apps/v1',
+                kind: 'ReplicaSet',
+                name: 'other',
+                uid: 'other-uid',
+                controller: true,
+              },
+            ],
+          },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+        { namespace: 'default' },
+      ),
+    );
+    await createRS(newRS('shared', 'default', 1));
+    const pods = await count('shared', 2);
+    const mine = pods.filter((p) => p.metadata.ownerReferences?.[0]?.name === 'shared');
+    expect(mine).toHaveLength(1);
+    await waitFor(async () => expect((await getRS('shared')).status?.replicas).toBe(1));
+  });
+
+  it('counts readyReplicas at once and availableReplicas only after minReadySeconds', async () => {
+    await createRS(newRS('avail', 'default', 1, { minReadySeconds: 1 }));
+    const [pod] = await count('avail', 1);
+    const live = await firstValueFrom(
+      cluster.api.get<Pod>(PODS, pod!.metadata.name!, { namespace: 'default' }),
+    );
+    await firstValueFrom(
+      cluster.api.updateStatus<Pod>(
+        PODS,
+        {
+          ...live,
+          status: {
+            phase: 'Running',
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+              },
+            ],
+          },
+        },
+        { namespace: 'default' },
+      ),
+    );
+    await waitFor(async () => expect((await getRS('avail')).status).toMatchObject({ readyReplicas: 1 }));
+    // the controller looks again after minReadySeconds (+1 s) by itself
+    await waitFor(
+      async () =>
+        expect((await getRS('avail')).status).toMatchObject({ readyReplicas: 1, availableReplicas: 1 }),
+      8000,
+    );
+  });
+
+  it('replaces a pod that failed', async () => {
+    await createRS(newRS('phase', 'default', 1));
+    const [pod] = await count('phase', 1);
+    const live = await firstValueFrom(
+      cluster.api.get<Pod>(PODS, pod!.metadata.name!, { namespace: 'default' }),
+    );
+    await firstValueFrom(
+      cluster.api.updateStatus<Pod>(PODS, { ...live, status: { phase: 'Failed' } }, { namespace: 'default' }),
+    );
+    await waitFor(async () => {
+      const pods = (await activePods('phase')).filter((p) => p.status?.phase !== 'Failed');
+      expect(pods).toHaveLength(1);
+      expect(pods[0]?.metadata.name).not.toBe(pod!.metadata.name);
+    });
+  });
+});
