@@ -136,6 +136,7 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       informerFactory: ctx.informerFactory,
       workers: ctx.options.concurrency['concurrent-job-syncs'] ?? 5,
       metrics: ctx.workQueueMetrics,
+      ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
       features: ctx.options.featureGates,
       scheduler: ctx.scheduler,
       logger: ctx.logger,

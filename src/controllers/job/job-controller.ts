@@ -1,4 +1,5 @@
 // jobController: kube-controller-manager's job controller — Job and Pod informers, a work queue, and the sync of operators/controller/job.
+import type { Registry } from 'prom-client';
 import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike } from 'rxjs';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { UIDTrackingControllerExpectations } from '../../../operators/controller/controller-expectations.ts';
@@ -33,6 +34,7 @@ import type { ApiClient } from '../../../streams/api-client.ts';
 import { JOBS, PODS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { jobEventRecorder } from './job-event-recorder.ts';
+import { jobMetrics } from './job-metrics.ts';
 
 /** The controller's name in `--controllers`, and the Events' source component. */
 export const JOB_CONTROLLER_NAME = 'job-controller';
@@ -48,6 +50,8 @@ export interface JobControllerConfig {
   /** `--concurrent-job-syncs`; default 5. */
   workers?: number;
   metrics?: WorkQueueMetricsProvider;
+  /** Where the job controller's own metrics go (`job_controller_job_syncs_total`, ...), if served. */
+  metricsRegistry?: Registry;
   features?: Partial<JobFeatures>;
   scheduler?: SchedulerLike;
   logger?: Logger;
@@ -112,6 +116,7 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
     const expectations = new UIDTrackingControllerExpectations(now);
     const finalizerExpectations = new Map<string, Set<string>>();
     const backoffs = new Map<string, JobBackoffRecord>();
+    const metrics = jobMetrics(config.metricsRegistry);
     const record = jobEventRecorder(client, JOB_CONTROLLER_NAME, logger, () => Date.now());
 
     const jobOfPod = (pod: Pod): string | undefined => {
@@ -244,8 +249,31 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
         client.updateStatus<Job>(JOBS, { ...job, status }, { namespace: job.metadata.namespace ?? '' }),
       );
 
+    /** What a sync did, for job_controller_job_syncs_total and job_sync_duration_seconds. */
+    interface SyncInfo {
+      synced: boolean;
+      mode: string;
+      action: string;
+    }
+
     const syncJob = async (key: string): Promise<ReconcileResult> => {
       if (key.startsWith(ORPHAN_PREFIX)) return cleanOrphan(key.slice(ORPHAN_PREFIX.length));
+      const started = scheduler.now();
+      const info: SyncInfo = { synced: false, mode: 'NonIndexed', action: 'tracking' };
+      const observe = (result: 'success' | 'error') => {
+        if (info.synced) metrics.sync(info.mode, result, info.action, (scheduler.now() - started) / 1000);
+      };
+      try {
+        const result = await syncOneJob(key, info);
+        observe('success');
+        return result;
+      } catch (error) {
+        observe('error');
+        throw error;
+      }
+    };
+
+    const syncOneJob = async (key: string, info: SyncInfo): Promise<ReconcileResult> => {
       const job = jobs.getStore().getByKey(key);
       if (!job) {
         expectations.deleteExpectations(key);
@@ -273,6 +301,15 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
         if (plan.skip === 'finished') backoffs.delete(key);
         return {};
       }
+      info.synced = true;
+      info.mode = job.spec.completionMode ?? 'NonIndexed';
+      info.action = !satisfiedExpectations
+        ? 'reconciling'
+        : plan.createPods.length > 0
+          ? 'pods_created'
+          : plan.deletePods.length > 0
+            ? 'pods_deleted'
+            : 'tracking';
       const ns = { namespace: job.metadata.namespace ?? '' };
       let actionError: unknown;
       let deleted = 0;
@@ -362,7 +399,16 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
         );
       }
       const write = tracking.finish(removed);
-      if (write.status) await writeStatus(current, write.status);
+      if (write.status) {
+        await writeStatus(current, write.status);
+        const before = job.status ?? {};
+        metrics.podsFinished(info.mode, 'succeeded', (write.status.succeeded ?? 0) - (before.succeeded ?? 0));
+        metrics.podsFinished(info.mode, 'failed', (write.status.failed ?? 0) - (before.failed ?? 0));
+      }
+      if (write.finished) {
+        const ok = write.finished.type === 'Complete';
+        metrics.finished(info.mode, ok ? 'succeeded' : 'failed', ok ? '' : (write.finished.reason ?? ''));
+      }
       emit(write.events);
       if (actionError) throw actionError;
       return plan.requeueAfter !== undefined ? { requeueAfter: plan.requeueAfter } : {};

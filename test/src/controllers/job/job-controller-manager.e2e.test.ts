@@ -141,6 +141,16 @@ describe('job-controller in kube-rx controller-manager', { timeout: 60_000 }, ()
     const token = /token: (\S+)/.exec(server.kubeconfig)?.[1] ?? '';
     const metrics = await get(`https://127.0.0.1:${securePort}/metrics`, token);
     expect(metrics.body).toMatch(/workqueue_adds_total\{name="job"\} [1-9]/);
+    expect(metrics.body).toMatch(
+      /job_controller_jobs_finished_total\{completion_mode="NonIndexed",result="succeeded",reason=""\} 1/,
+    );
+    expect(metrics.body).toMatch(
+      /job_controller_job_pods_finished_total\{completion_mode="NonIndexed",result="succeeded"\} 1/,
+    );
+    expect(metrics.body).toMatch(
+      /job_controller_job_syncs_total\{completion_mode="NonIndexed",result="success",action="pods_created"\} 1/,
+    );
+    expect(metrics.body).toMatch(/job_controller_job_sync_duration_seconds_bucket\{le="0.004"/);
     expect(await get(`https://127.0.0.1:${securePort}/healthz/job-controller`, token)).toEqual({
       status: 200,
       body: 'ok',
