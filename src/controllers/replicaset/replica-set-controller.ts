@@ -1,5 +1,14 @@
 // replicaSetController: kube-controller-manager's replicaset (and replicationcontroller) controller — owner and pod informers, a work queue, expectations, claim, create/delete, status.
-import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  combineLatest,
+  first,
+  firstValueFrom,
+  NEVER,
+  Observable,
+  type SchedulerLike,
+  switchMap,
+} from 'rxjs';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { UIDTrackingControllerExpectations } from '../../../operators/controller/controller-expectations.ts';
 import {
@@ -380,9 +389,16 @@ export function replicaSetController(
       return {};
     };
 
-    const sub = NEVER.pipe(
-      reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger }),
-    ).subscribe(subscriber);
+    // workers start once both caches have synced (upstream's WaitForNamedCacheSync): a sync on an empty pod
+    // cache would create a second set of pods for every existing owner
+    const sub = combineLatest([owners.hasSynced$, pods.hasSynced$])
+      .pipe(
+        first(([a, b]) => a && b),
+        switchMap(() =>
+          NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
+        ),
+      )
+      .subscribe(subscriber);
     return () => {
       sub.unsubscribe();
       logger.info(`Shutting down ${isRC ? 'replicationcontroller' : 'replicaset'} controller`);

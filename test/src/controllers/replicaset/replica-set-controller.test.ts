@@ -5,7 +5,7 @@ import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
 import { replicaSetController } from '../../../../src/controllers/replicaset/replica-set-controller.ts';
 import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import type { ResourceDescriptor } from '../../../../streams/api-client.ts';
+import type { ApiClient, ResourceDescriptor } from '../../../../streams/api-client.ts';
 import { PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
@@ -215,5 +215,54 @@ describe('replicaset controller on the embedded API server', { timeout: 30_000 }
       expect(pods).toHaveLength(1);
       expect(pods[0]?.metadata.name).not.toBe(pod!.metadata.name);
     });
+  });
+});
+
+describe('replicaset controller expectations and burst', { timeout: 30_000 }, () => {
+  let factory: InformerFactory;
+  let running: Subscription;
+  let creates = 0;
+  let deletes = 0;
+
+  beforeAll(() => {
+    const counting: ApiClient = {
+      ...cluster.api,
+      create: (resource, object, opts) => {
+        if (resource.plural === 'pods') creates++;
+        return cluster.api.create(resource, object, opts);
+      },
+      delete: (resource, name, opts) => {
+        if (resource.plural === 'pods') deletes++;
+        return cluster.api.delete(resource, name, opts);
+      },
+    } as ApiClient;
+    factory = informerFactory({ client: cluster.api });
+    running = replicaSetController({
+      client: counting,
+      informerFactory: factory,
+      burstReplicas: 2,
+    }).subscribe();
+    factory.start();
+  });
+  afterAll(() => {
+    running?.unsubscribe();
+    factory?.shutdown();
+  });
+
+  // this controller starts on a cluster where the first suite's ReplicaSets already have their pods: it must
+  // wait for the pod cache before syncing them, or it would create a second set (counted in `creates`)
+  it('creates exactly the missing pods in bursts of 2 (waiting for each burst to be observed), then deletes exactly the surplus', async () => {
+    await createRS(newRS('burst', 'default', 7));
+    await count('burst', 7);
+    await waitFor(async () => expect((await getRS('burst')).status?.replicas).toBe(7));
+    expect(creates).toBe(7);
+    expect(deletes).toBe(0);
+    await firstValueFrom(
+      cluster.api.patch(REPLICA_SETS, 'burst', { spec: { replicas: 2 } }, 'merge', { namespace: 'default' }),
+    );
+    await count('burst', 2);
+    await waitFor(async () => expect((await getRS('burst')).status?.replicas).toBe(2));
+    expect(deletes).toBe(5);
+    expect(creates).toBe(7);
   });
 });
