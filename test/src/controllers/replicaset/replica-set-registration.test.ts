@@ -13,7 +13,7 @@ describe('replicaset controller registration', () => {
     const descriptors = controllerDescriptors();
     expect(descriptors.get(name)?.init).toBeTypeOf('function');
     const known = knownControllerNames(descriptors);
-    expect(known.built.has(name)).toBe(true);
+    expect(known.built?.has(name)).toBe(true);
     expect(known.aliases.get(alias)).toBe(name);
   });
 });
