@@ -627,3 +627,117 @@ describe('planJobSync: time, deadlines and back-off', () => {
     expect(unlabelled?.metadata.labels?.[JOB_COMPLETION_INDEX_ANNOTATION]).toBeUndefined();
   });
 });
+
+describe('planJobSync: replacement policy, suspension and names', () => {
+  it('does not recreate the index of a terminating pod with podReplacementPolicy Failed', () => {
+    const job = newJob(2, 2, 6, 'Indexed');
+    job.spec.podReplacementPolicy = 'Failed';
+    const r = syncOnce(job, [jobPod(job, 'Terminating', 0), jobPod(job, 'Running', 1)]);
+    expect(r.plan.createPods).toHaveLength(0);
+    expect(r.status).toMatchObject({ active: 1, terminating: 1 });
+    expect(r.status.failed ?? 0).toBe(0);
+  });
+
+  it('does not track terminating pods with both gates off', () => {
+    const job = newJob(1, 1);
+    const r = syncOnce(job, [jobPod(job, 'Terminating')], { features: { JobPodReplacementPolicy: false } });
+    expect(r.status.terminating).toBeUndefined();
+    expect(r.status.failed).toBe(1);
+  });
+
+  it('does not run the deadline while suspended and resets startTime on resume (within the deadline)', () => {
+    const job = newJob(1, 1);
+    job.spec.activeDeadlineSeconds = 5;
+    job.spec.suspend = true;
+    job.status = { startTime: new Date(NOW - 2000).toISOString() };
+    const held = syncOnce(job, []);
+    expect(held.status.conditions?.map((c) => c.type)).toEqual(['Suspended']);
+    expect(held.plan.requeueAfter).toBeUndefined();
+    const resumed = structuredClone(job);
+    resumed.spec.suspend = false;
+    resumed.status = held.status;
+    const r = syncOnce(resumed, [], { now: NOW + 1000 });
+    expect(r.status.startTime).toBe('2026-01-01T00:00:01Z');
+    expect(r.plan.events).toEqual([{ type: 'Normal', reason: 'Resumed', message: 'Job resumed' }]);
+    expect(r.plan.createPods).toHaveLength(1);
+  });
+
+  it('emits Suspended once, not on every sync of a suspended job', () => {
+    const job = newJob(1, 1);
+    job.spec.suspend = true;
+    const first = syncOnce(job, []);
+    expect(first.plan.events.map((e) => e.reason)).toEqual(['Suspended']);
+    const again = structuredClone(job);
+    again.status = first.status;
+    expect(syncOnce(again, []).plan.events).toEqual([]);
+    expect(syncOnce(again, []).write.status).toBeUndefined();
+  });
+
+  it('names pods of a long job so the generated name fits', () => {
+    const job = newJob(1, 2, 6, 'Indexed');
+    job.metadata.name = 'x'.repeat(70);
+    const [pod] = syncOnce(job, []).plan.createPods;
+    expect(pod?.metadata.generateName).toBe(`${'x'.repeat(55)}-0-`);
+    const plain = newJob(1, 1);
+    plain.metadata.name = 'y'.repeat(70);
+    expect(syncOnce(plain, []).plan.createPods[0]?.metadata.generateName).toBe(`${'y'.repeat(57)}-`);
+  });
+
+  it('reads JOB_COMPLETION_INDEX from the label with PodIndexLabel, else from the annotation', () => {
+    const env = (features: { PodIndexLabel: boolean }) =>
+      syncOnce(newJob(1, 1, 6, 'Indexed'), [], { features }).plan.createPods[0]?.spec.containers[0]?.env?.[0];
+    expect(env({ PodIndexLabel: true })?.valueFrom?.fieldRef?.fieldPath).toBe(
+      "metadata.labels['batch.kubernetes.io/job-completion-index']",
+    );
+    expect(env({ PodIndexLabel: false })?.valueFrom?.fieldRef?.fieldPath).toBe(
+      "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+    );
+  });
+
+  it('matches a FailJob rule on an init container exit code', () => {
+    const job = newJob(1, 1);
+    job.spec.podFailurePolicy = {
+      rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [3] } }],
+    };
+    const p = jobPod(job, 'Failed');
+    p.status = {
+      phase: 'Failed',
+      initContainerStatuses: [
+        {
+          name: 'init',
+          ready: false,
+          restartCount: 0,
+          image: '',
+          imageID: '',
+          state: { terminated: { exitCode: 3 } },
+        },
+      ],
+    };
+    const r = syncOnce(job, [p]);
+    expect(r.status.conditions?.map((c) => [c.type, c.reason, c.message])).toEqual([
+      [
+        'FailureTarget',
+        'PodFailurePolicy',
+        `Container init for pod default/${p.metadata.name} failed with exit code 3 matching FailJob rule at index 0`,
+      ],
+      [
+        'Failed',
+        'PodFailurePolicy',
+        `Container init for pod default/${p.metadata.name} failed with exit code 3 matching FailJob rule at index 0`,
+      ],
+    ]);
+  });
+
+  it('ignores a disrupted pod (DisruptionTarget → Ignore) even with backoffLimit 0', () => {
+    const job = newJob(1, 1, 0);
+    job.spec.podFailurePolicy = {
+      rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }],
+    };
+    const p = jobPod(job, 'Failed');
+    p.status = { ...p.status, conditions: [{ type: 'DisruptionTarget', status: 'True' }] };
+    const r = syncOnce(job, [p], { now: NOW + 60_000 });
+    expect(r.status.conditions ?? []).toEqual([]);
+    expect(r.status.failed ?? 0).toBe(0);
+    expect(r.plan.createPods).toHaveLength(1);
+  });
+});
