@@ -3,9 +3,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { request } from '../fixtures/http.ts';
-import { ETCD_BINARY, NO_ETCD, type PrivateEtcd, startPrivateEtcd } from './private-etcd.ts';
+import { ETCD_BINARY, NO_ETCD, startPrivateEtcd } from './private-etcd.ts';
 
 const SERVE = resolve(import.meta.dirname, '../fixtures/serve.ts');
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
@@ -144,17 +144,16 @@ describe('durability under SIGKILL', () => {
     expect(await killUnderWrites(tempDir(), [], seed)).toBeGreaterThan(0);
   }, 90_000);
 
-  describe.skipIf(!ETCD_BINARY)(`etcd (--etcd-servers)${NO_ETCD}`, () => {
-    let etcd: PrivateEtcd;
-    beforeAll(async () => {
-      etcd = await startPrivateEtcd();
-    }, 30_000);
-    afterAll(async () => {
-      await etcd?.stop();
-    });
-
-    it(`every acknowledged write survives, none is torn (seed ${seed})`, async () => {
-      expect(await killUnderWrites(tempDir(), ['--etcd-servers', etcd.url], seed)).toBeGreaterThan(0);
-    }, 90_000);
-  });
+  it.skipIf(!ETCD_BINARY)(
+    `etcd (--etcd-servers): every acknowledged write survives, none is torn (seed ${seed})${NO_ETCD}`,
+    async () => {
+      const etcd = await startPrivateEtcd();
+      try {
+        expect(await killUnderWrites(tempDir(), ['--etcd-servers', etcd.url], seed)).toBeGreaterThan(0);
+      } finally {
+        await etcd.stop();
+      }
+    },
+    120_000,
+  );
 });
