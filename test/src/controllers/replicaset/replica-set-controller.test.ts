@@ -201,6 +201,43 @@ describe('replicaset controller on the embedded API server', { timeout: 30_000 }
     );
   });
 
+  it('neither adopts nor creates for a ReplicaSet being deleted', async () => {
+    const rs = newRS('going', 'default', 0);
+    rs.metadata.finalizers = ['example.com/hold'];
+    await createRS(rs);
+    await firstValueFrom(cluster.api.delete(REPLICA_SETS, 'going', { namespace: 'default' }));
+    await firstValueFrom(
+      cluster.api.create<Pod>(
+        PODS,
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'going-orphan', namespace: 'default', labels: { app: 'going' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+        { namespace: 'default' },
+      ),
+    );
+    const patched = await firstValueFrom(
+      cluster.api.patch<ReplicaSet>(REPLICA_SETS, 'going', { spec: { replicas: 2 } }, 'merge', {
+        namespace: 'default',
+      }),
+    );
+    expect(patched.metadata.deletionTimestamp).toBeDefined();
+    // the controller has looked at the new generation (status written), and still did nothing
+    await waitFor(async () =>
+      expect((await getRS('going')).status?.observedGeneration).toBe(patched.metadata.generation),
+    );
+    const pods = await activePods('going');
+    expect(pods.map((p) => p.metadata.name)).toEqual(['going-orphan']);
+    expect(pods[0]?.metadata.ownerReferences ?? []).toEqual([]);
+    await firstValueFrom(
+      cluster.api.patch(REPLICA_SETS, 'going', { metadata: { finalizers: null } }, 'merge', {
+        namespace: 'default',
+      }),
+    );
+  });
+
   it('replaces a pod that failed', async () => {
     await createRS(newRS('phase', 'default', 1));
     const [pod] = await count('phase', 1);
