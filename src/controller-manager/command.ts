@@ -62,6 +62,9 @@ interface Flags {
   authorizationAlwaysAllowPaths: string;
   rootCaFile?: string;
   terminatedPodGcThreshold: number;
+  nodeMonitorPeriod: number;
+  nodeMonitorGracePeriod: number;
+  nodeStartupGracePeriod: number;
   minResyncPeriod: number;
   featureGates: Record<string, boolean>;
   port: number;
@@ -182,6 +185,24 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       DEFAULT_TERMINATED_POD_GC_THRESHOLD,
     )
     .option(
+      '--node-monitor-period <d>',
+      'how often the node lifecycle controller checks node health',
+      goDurationFlag('--node-monitor-period'),
+      5_000,
+    )
+    .option(
+      '--node-monitor-grace-period <d>',
+      'how long a node may go unheard (no status, no Lease renewal) before it is marked unhealthy',
+      goDurationFlag('--node-monitor-grace-period'),
+      40_000,
+    )
+    .option(
+      '--node-startup-grace-period <d>',
+      'how long a starting node may go unheard before it is marked unhealthy',
+      goDurationFlag('--node-startup-grace-period'),
+      60_000,
+    )
+    .option(
       '--min-resync-period <d>',
       'informers resync every period × [1, 2)',
       goDurationFlag('--min-resync-period'),
@@ -271,6 +292,9 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
             concurrency,
             ...(rootCA !== undefined ? { rootCA } : {}),
             terminatedPodGCThreshold: flags.terminatedPodGcThreshold,
+            nodeMonitorPeriodMs: flags.nodeMonitorPeriod,
+            nodeMonitorGracePeriodMs: flags.nodeMonitorGracePeriod,
+            nodeStartupGracePeriodMs: flags.nodeStartupGracePeriod,
             featureGates: { ...CONTROLLER_FEATURE_GATES, ...flags.featureGates },
           },
           minResyncPeriodMs: flags.minResyncPeriod,
