@@ -238,6 +238,54 @@ describe('replicaset controller on the embedded API server', { timeout: 30_000 }
     );
   });
 
+  it('scales down first the pod on the node crowded with pods of its Deployment’s other ReplicaSets', async () => {
+    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'dep', uid: 'dep-uid', controller: true };
+    const orphan = (name: string, app: string, nodeName: string): Pod => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default', labels: { app } },
+      spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
+    });
+    for (const pod of [
+      orphan('crowd-a2', 'crowd-a', 'n2'),
+      orphan('crowd-b1', 'crowd-b', 'n2'),
+      orphan('crowd-a1', 'crowd-a', 'n1'),
+    ])
+      await firstValueFrom(cluster.api.create<Pod>(PODS, pod, { namespace: 'default' }));
+    // crowd-a1 restarted often: without the co-location rank (which comes first) it would be the one to go
+    const a1 = await firstValueFrom(cluster.api.get<Pod>(PODS, 'crowd-a1', { namespace: 'default' }));
+    await firstValueFrom(
+      cluster.api.updateStatus<Pod>(
+        PODS,
+        {
+          ...a1,
+          status: {
+            phase: 'Pending',
+            containerStatuses: [{ name: 'c', ready: false, restartCount: 5, image: 'nginx', imageID: '' }],
+          },
+        },
+        { namespace: 'default' },
+      ),
+    );
+    for (const [name, replicas] of [
+      ['crowd-a', 2],
+      ['crowd-b', 1],
+    ] as const) {
+      const rs = newRS(name, 'default', replicas);
+      rs.metadata.ownerReferences = [dep];
+      await createRS(rs);
+    }
+    await waitFor(async () => expect((await getRS('crowd-a')).status?.replicas).toBe(2));
+    await firstValueFrom(
+      cluster.api.patch(REPLICA_SETS, 'crowd-a', { spec: { replicas: 1 } }, 'merge', {
+        namespace: 'default',
+      }),
+    );
+    const [left] = await count('crowd-a', 1);
+    expect(left?.metadata.name).toBe('crowd-a1');
+    expect((await activePods('crowd-b')).map((p) => p.metadata.name)).toEqual(['crowd-b1']);
+  });
+
   it('replaces a pod that failed', async () => {
     await createRS(newRS('phase', 'default', 1));
     const [pod] = await count('phase', 1);
