@@ -18,6 +18,7 @@ import {
   type NodeHealth,
   observeNodeHealth,
 } from '../../../operators/controller/node-lifecycle/node-health.ts';
+import { ApiError } from '../../../operators/errors.ts';
 import type { Lease } from '../../../operators/leader-election-record.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
@@ -109,6 +110,7 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
         record({ ...pod, apiVersion: 'v1', kind: 'Pod' }, 'Warning', 'NodeNotReady', 'Node is not ready');
         out.push(key);
       } catch (error) {
+        if (error instanceof ApiError && error.statusCode === 404) continue; // already gone
         ok = false;
         errors.push(`pod ${key}: ${String(error)}`);
       }

@@ -40,6 +40,8 @@ const RETRIES = 5;
 const gone = (e: unknown) => e instanceof ApiError && e.statusCode === 404;
 const noExecute = (node: Node | undefined): Taint[] =>
   (node?.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+const sameTolerations = (a: Pod, b: Pod) =>
+  JSON.stringify(a.spec.tolerations ?? []) === JSON.stringify(b.spec.tolerations ?? []);
 const sameTaints = (a: readonly Taint[], b: readonly Taint[]) =>
   a.length === b.length &&
   a.every((t) =>
@@ -48,7 +50,7 @@ const sameTaints = (a: readonly Taint[], b: readonly Taint[]) =>
 
 /**
  * Runs the taint eviction controller while subscribed. Whenever a node's NoExecute taints change, or a pod
- * is added or updated, it decides each affected pod's fate ({@link taintEvictionDecision}): a pod that does
+ * is added or changes node or tolerations, it decides each affected pod's fate ({@link taintEvictionDecision}): a pod that does
  * not tolerate a NoExecute taint of its node is deleted at once; one that tolerates them all with
  * tolerationSeconds is deleted when the shortest of them has passed since its deletion was planned (a timer
  * on the scheduler; a deletion already planned keeps its start, as upstream); the plan is cancelled (Event
@@ -182,7 +184,11 @@ export function taintEvictionController(config: TaintEvictionConfig): Observable
     });
     const podRegistration = pods.addEventHandler({
       onAdd: (pod) => processPod(pod),
-      onUpdate: (_old, pod) => processPod(pod),
+      onUpdate: (old, pod) => {
+        // only a new node or new tolerations change the decision (a status write, e.g. our own, does not)
+        if (old.spec.nodeName === pod.spec.nodeName && sameTolerations(old, pod)) return;
+        processPod(pod);
+      },
       onDelete: (pod) => {
         if ('metadata' in pod) cancel(keyOf(pod), pod);
         else cancel(pod.key);

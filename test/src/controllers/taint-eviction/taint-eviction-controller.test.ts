@@ -107,17 +107,29 @@ describe('taintEvictionController (virtual time)', () => {
     expect(deletes).toEqual(['tolerant@2000']);
   });
 
-  it('keeps the first plan when the pod is updated meanwhile', async () => {
+  it('keeps the plan already made when the tolerations change meanwhile (its start stays)', async () => {
     pods$.next({ type: 'Added', object: pod('tolerant', 2) });
     await settle();
     nodes$.next({ type: 'Updated', object: node([UNREACHABLE]) });
     await settle(1500);
-    pods$.next({
-      type: 'Updated',
-      object: { ...pod('tolerant', 2), metadata: { ...pod('tolerant').metadata, labels: { a: 'b' } } },
-    });
+    pods$.next({ type: 'Updated', object: pod('tolerant', 10) });
     await settle(500);
     expect(deletes).toEqual(['tolerant@2000']);
+  });
+
+  it('does not plan a deletion again when only the pod status changes (e.g. its DisruptionTarget condition)', async () => {
+    pods$.next({ type: 'Added', object: pod('intolerant') });
+    await settle();
+    nodes$.next({ type: 'Updated', object: node([UNREACHABLE]) });
+    await settle();
+    const marked: Pod = {
+      ...pod('intolerant'),
+      status: { conditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+    };
+    pods$.next({ type: 'Updated', object: marked });
+    await settle(10_000);
+    expect(deletes).toEqual(['intolerant@0']);
+    expect(events.filter((e) => e.startsWith('Marking'))).toHaveLength(1);
   });
 
   it('cancels the deletion when the taint goes, with an Event', async () => {
