@@ -121,7 +121,7 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
 
     const jobOfPod = (pod: Pod): string | undefined => {
       const ref = getControllerOf(pod);
-      if (!ref || ref.kind !== 'Job') return undefined;
+      if (ref?.kind !== 'Job') return undefined;
       const key = `${pod.metadata.namespace}/${ref.name}`;
       const job = jobs.getStore().getByKey(key);
       return job && job.metadata.uid === ref.uid ? key : undefined;
