@@ -1,0 +1,149 @@
+// nodeLifecycleController in virtual time over in-memory informers: the grace period, the Lease, the taints a pass later, recovery.
+import { of, Subject } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Node, NodeCondition, Pod } from '../../../../operators/api/core-v1.ts';
+import type { Lease } from '../../../../operators/leader-election-record.ts';
+import type { KubeObject, ReflectorEvent } from '../../../../operators/types.ts';
+import {
+  type NodeLifecyclePass,
+  nodeLifecycleController,
+} from '../../../../src/controllers/node-lifecycle/node-lifecycle-controller.ts';
+import type { InformerFactory } from '../../../../src/informers/informer-factory.ts';
+import { sharedInformer } from '../../../../src/informers/shared-informer.ts';
+import { VirtualClock } from '../../../../src/testing/virtual-clock.ts';
+import type { ApiClient, ResourceDescriptor } from '../../../../streams/api-client.ts';
+
+const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const readyAt = (ms: number): NodeCondition => ({
+  type: 'Ready',
+  status: 'True',
+  lastHeartbeatTime: at(ms),
+  lastTransitionTime: at(0),
+});
+const node = (ready: NodeCondition, taints: Node['spec'] = {}): Node => ({
+  metadata: { name: 'n1', creationTimestamp: at(0) },
+  spec: taints,
+  status: { conditions: [ready] },
+});
+const lease = (ms: number): Lease => ({
+  metadata: { name: 'n1', namespace: 'kube-node-lease' },
+  spec: { renewTime: new Date(ms).toISOString() },
+});
+const pod: Pod = {
+  metadata: { name: 'p', namespace: 'default' },
+  spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }] },
+  status: { conditions: [{ type: 'Ready', status: 'True' }] },
+};
+
+describe('nodeLifecycleController (virtual time)', () => {
+  let clock: VirtualClock;
+  let nodes$: Subject<ReflectorEvent<Node>>;
+  let leases$: Subject<ReflectorEvent<Lease>>;
+  let pods$: Subject<ReflectorEvent<Pod>>;
+  let writes: { verb: string; object: KubeObject; at: number }[];
+  let passes: NodeLifecyclePass[];
+  let stop: () => void;
+
+  beforeEach(() => {
+    clock = new VirtualClock();
+    nodes$ = new Subject();
+    leases$ = new Subject();
+    pods$ = new Subject();
+    writes = [];
+    passes = [];
+    const informers = {
+      nodes: sharedInformer<Node>({ source: nodes$, scheduler: clock.scheduler }),
+      leases: sharedInformer<Lease>({ source: leases$, scheduler: clock.scheduler }),
+      pods: sharedInformer<Pod>({ source: pods$, scheduler: clock.scheduler }),
+    };
+    const factory = {
+      forResource: (r: ResourceDescriptor) => informers[r.plural as keyof typeof informers],
+    } as unknown as InformerFactory;
+    // writes land in the informers as the API server's watch would deliver them
+    const write = (verb: string) => (r: ResourceDescriptor, object: KubeObject) => {
+      writes.push({ verb: `${verb} ${r.plural}`, object, at: clock.now() });
+      if (r.plural === 'nodes') nodes$.next({ type: 'Updated', object: object as Node });
+      if (r.plural === 'pods') pods$.next({ type: 'Updated', object: object as Pod });
+      return of(object);
+    };
+    const client = {
+      updateStatus: write('updateStatus'),
+      update: write('update'),
+      create: (_r: ResourceDescriptor, o: KubeObject) => of(o),
+    } as unknown as ApiClient;
+    const sub = nodeLifecycleController({
+      client,
+      informerFactory: factory,
+      nodeMonitorPeriodMs: 5_000,
+      nodeMonitorGracePeriodMs: 40_000,
+      scheduler: clock.scheduler,
+    }).subscribe((p) => passes.push(p));
+    const holds = Object.values(informers).map((i) => i.start());
+    nodes$.next({ type: 'Replace', items: [node(readyAt(0))], resourceVersion: '1' });
+    leases$.next({ type: 'Replace', items: [lease(0)], resourceVersion: '1' });
+    pods$.next({ type: 'Replace', items: [pod], resourceVersion: '1' });
+    stop = () => {
+      sub.unsubscribe();
+      for (const h of holds) h.unsubscribe();
+    };
+  });
+  afterEach(() => stop());
+
+  const flush = async () => {
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  };
+  /** Advances in monitor periods, letting each pass finish. */
+  const run = async (ms: number) => {
+    await flush();
+    for (let t = 0; t < ms; t += 5_000) {
+      clock.advance(Math.min(5_000, ms - t));
+      await flush();
+    }
+  };
+  const readyOf = (n: Node) => n.status?.conditions?.find((c) => c.type === 'Ready');
+
+  it('sets Ready Unknown on the first pass past the grace period, taints NoExecute on the next, marks the pod not ready', async () => {
+    await run(40_000);
+    expect(writes).toEqual([]);
+    await run(5_000);
+    const status = writes.filter((w) => w.verb === 'updateStatus nodes');
+    expect(status.map((w) => w.at)).toEqual([45_000]);
+    expect(readyOf(status[0]!.object as Node)).toMatchObject({
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      lastHeartbeatTime: at(0),
+      lastTransitionTime: at(45_000),
+    });
+    const notReady = writes.find((w) => w.verb === 'updateStatus pods')?.object as Pod | undefined;
+    expect(notReady?.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    const taintsAt = (w: { object: KubeObject }) =>
+      ((w.object as Node).spec?.taints ?? []).map((t) => `${t.key.split('/')[1]}:${t.effect}`);
+    const taintWrites = writes.filter((w) => w.verb === 'update nodes');
+    expect(taintWrites.map((w) => [w.at, taintsAt(w)])).toEqual([[45_000, ['unreachable:NoSchedule']]]);
+    await run(5_000);
+    expect(writes.filter((w) => w.verb === 'update nodes').map((w) => [w.at, taintsAt(w)])).toEqual([
+      [45_000, ['unreachable:NoSchedule']],
+      [50_000, ['unreachable:NoSchedule', 'unreachable:NoExecute']],
+    ]);
+    expect(passes.flatMap((p) => p.podsNotReady)).toEqual(['default/p']);
+    expect(passes.flatMap((p) => p.errors)).toEqual([]);
+  });
+
+  it('keeps the node Ready while its Lease is renewed, whatever the age of its status', async () => {
+    for (let t = 10_000; t <= 120_000; t += 10_000) {
+      leases$.next({ type: 'Updated', object: lease(t) });
+      await run(10_000);
+    }
+    expect(writes).toEqual([]);
+  });
+
+  it('removes the taints once the kubelet posts Ready again', async () => {
+    await run(50_000);
+    expect(writes.some((w) => w.verb === 'update nodes')).toBe(true);
+    const tainted = writes.filter((w) => w.verb === 'update nodes').at(-1)!.object as Node;
+    nodes$.next({ type: 'Updated', object: { ...tainted, status: { conditions: [readyAt(clock.now())] } } });
+    writes = [];
+    await run(5_000);
+    expect(writes.map((w) => [w.verb, (w.object as Node).spec?.taints])).toEqual([['update nodes', []]]);
+  });
+});
