@@ -1,0 +1,116 @@
+// `kube-rx controller-manager --controllers replicaset,replicationcontroller` against the embedded API server: the registered controllers keep replica counts, their queues show in /metrics and their checks in /healthz.
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { firstValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
+import { silentLogger } from '../../../../operators/logger.ts';
+import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
+import { controllerManagerCommand } from '../../../../src/controller-manager/command.ts';
+import { REPLICATION_CONTROLLERS } from '../../../../src/controllers/replicaset/replica-set-controller.ts';
+import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
+import { PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import { freePort } from '../../scheduler/scheduler-process.ts';
+import { waitFor } from '../../scheduler/wait-for.ts';
+
+/** The body of a GET to the secure port (self-signed certificate not checked). */
+const fetchText = (url: string, token: string) =>
+  new Promise<string>((resolve, reject) => {
+    httpsGet(url, { rejectUnauthorized: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let body = '';
+      res.on('data', (d) => {
+        body += d;
+      });
+      res.on('end', () => resolve(body));
+    }).on('error', reject);
+  });
+
+const owner = (kind: 'ReplicaSet' | 'ReplicationController', name: string): ReplicaSet => ({
+  apiVersion: kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
+  kind,
+  metadata: { name, namespace: 'default' },
+  spec: {
+    replicas: 2,
+    selector: kind === 'ReplicaSet' ? { matchLabels: { app: name } } : ({ app: name } as never),
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  },
+});
+
+describe('replicaset controllers in kube-rx controller-manager', { timeout: 60_000 }, () => {
+  let server: RunningApiServer;
+  let client: KubeApiClient;
+  let dir: string;
+  const signals = new EventEmitter();
+  let run: Promise<unknown>;
+  const lines: string[] = [];
+  let securePort: number;
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    dir = mkdtempSync(join(tmpdir(), 'kube-rx-kcm-rs-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    await server.writeKubeconfig(kubeconfig);
+    client = kubeApiClient({
+      kubeConfig: { from: 'string', yaml: server.kubeconfig },
+      qps: Number.POSITIVE_INFINITY,
+    });
+    securePort = await freePort();
+    run = controllerManagerCommand({
+      logger: silentLogger,
+      signals,
+      stdout: { write: (l: string) => lines.push(l) },
+    })
+      .exitOverride()
+      .parseAsync(
+        [
+          '--kubeconfig',
+          kubeconfig,
+          '--controllers',
+          'replicaset,replicationcontroller',
+          '--secure-port',
+          String(securePort),
+          '--bind-address',
+          '127.0.0.1',
+        ],
+        { from: 'user' },
+      );
+    await waitFor(async () => expect(lines).toHaveLength(1), 20_000);
+  });
+
+  afterAll(async () => {
+    signals.emit('SIGTERM');
+    await run?.catch(() => undefined);
+    client?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts both by their aliases, keeps 2 pods for each owner, and serves their metrics and checks', async () => {
+    expect(JSON.parse(lines[0] as string).controllers).toEqual([
+      'replicationcontroller-controller',
+      'replicaset-controller',
+    ]);
+    await firstValueFrom(client.create(REPLICA_SETS, owner('ReplicaSet', 'rs'), { namespace: 'default' }));
+    await firstValueFrom(
+      client.create(REPLICATION_CONTROLLERS, owner('ReplicationController', 'rc'), { namespace: 'default' }),
+    );
+    for (const app of ['rs', 'rc']) {
+      await waitFor(async () => {
+        const pods = (
+          await firstValueFrom(client.list<Pod>(PODS, { namespace: 'default', labelSelector: `app=${app}` }))
+        ).items;
+        expect(pods).toHaveLength(2);
+      }, 15_000);
+    }
+    const token = /token: (\S+)/.exec(server.kubeconfig)?.[1] ?? '';
+    const metrics = await fetchText(`https://127.0.0.1:${securePort}/metrics`, token);
+    expect(metrics).toMatch(/workqueue_adds_total\{name="replicaset"\} [1-9]/);
+    expect(metrics).toMatch(/workqueue_adds_total\{name="replicationmanager"\} [1-9]/);
+    for (const name of ['replicaset-controller', 'replicationcontroller-controller'])
+      expect(await fetchText(`https://127.0.0.1:${securePort}/healthz/${name}`, token)).toBe('ok');
+  });
+});
