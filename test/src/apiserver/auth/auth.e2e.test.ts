@@ -152,7 +152,7 @@ describe('authentication and authorization', () => {
         'apiserver.crt',
         'apiserver.key',
         'admin.token',
-        'objects.jsonl',
+        'objects.db',
       ]) {
         expect(statSync(join(data, file)).mode & 0o077, file).toBe(0);
       }
