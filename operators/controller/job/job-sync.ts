@@ -571,7 +571,7 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
         finishedCond = newCondition('Complete', finishedCond.reason ?? '', finishedCond.message ?? '', now);
       }
       if (conditions.length === 0) delete status.conditions;
-      const interimStatus = needsFlush ? structuredClone(status) : undefined;
+      const interimStatus = needsFlush ? compactUncounted(structuredClone(status)) : undefined;
       if (interimStatus) needsFlush = false;
       const afterCond = finishedCond;
       return {
@@ -612,7 +612,7 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
               out.push({ type: 'Warning', reason: afterCond.reason ?? '', message: afterCond.message ?? '' });
           }
           return {
-            ...(flush ? { status: final } : {}),
+            ...(flush ? { status: compactUncounted(final) } : {}),
             ...(jobFinished ? { finished: afterCond } : {}),
             events: out,
           };
@@ -630,6 +630,14 @@ export function planJobSync(input: JobSyncInput): JobSyncPlan {
     events,
     track,
   };
+}
+
+/** Drops empty uncounted lists, as the API's JSON leaves them out (`uncountedTerminatedPods: {}`). */
+function compactUncounted(status: JobStatus): JobStatus {
+  const u = status.uncountedTerminatedPods;
+  if (u?.succeeded?.length === 0) delete u.succeeded;
+  if (u?.failed?.length === 0) delete u.failed;
+  return status;
 }
 
 /** Moves uncounted UIDs whose pod no longer has the finalizer into the counters; true when anything moved. */

@@ -575,7 +575,7 @@ describe('planJobSync: time, deadlines and back-off', () => {
     const stripped = { ...p, metadata: { ...p.metadata, finalizers: [] } };
     const later = syncOnce(next, [stripped]);
     expect(later.status.succeeded).toBe(1);
-    expect(later.status.uncountedTerminatedPods?.succeeded).toEqual([]);
+    expect(later.status.uncountedTerminatedPods).toEqual({});
   });
 
   it('does not declare the job finished while expectations are unsatisfied', () => {

@@ -149,6 +149,39 @@ describe('job controller on the embedded API server', { timeout: 30_000 }, () =>
     expect(await podsOf('adopter')).toHaveLength(1);
   });
 
+  it('counts every pod exactly once across a controller restart', async () => {
+    await firstValueFrom(cluster.api.create(JOBS, newJob('restart', { completions: 3, parallelism: 3 }), ns));
+    let pods: Pod[] = [];
+    await waitFor(async () => {
+      pods = await podsOf('restart');
+      expect(pods).toHaveLength(3);
+    });
+    await finish(pods[0] as Pod, 'Succeeded');
+    await finish(pods[1] as Pod, 'Failed');
+    // a new controller process: new informers, no expectations, no memory
+    running.unsubscribe();
+    factory.shutdown();
+    factory = informerFactory({ client: cluster.api });
+    running = jobController({ client: cluster.api, informerFactory: factory, workers: 2 }).subscribe();
+    running.add(ttlAfterFinishedController({ client: cluster.api, informerFactory: factory }).subscribe());
+    factory.start();
+    await finish(pods[2] as Pod, 'Succeeded');
+    // the failed pod is replaced (after the 10 s back-off at most); its replacement succeeds too
+    const replacement = await waitFor(async () => {
+      const now = await podsOf('restart');
+      const extra = now.find((p) => !pods.some((q) => q.metadata.uid === p.metadata.uid));
+      expect(extra).toBeDefined();
+      return extra as Pod;
+    }, 20_000);
+    await finish(replacement, 'Succeeded');
+    await waitFor(async () => {
+      const job = await jobOf('restart');
+      expect(condition(job, 'Complete')?.status).toBe('True');
+      expect(job.status).toMatchObject({ succeeded: 3, failed: 1, active: 0 });
+      expect(job.status?.uncountedTerminatedPods ?? {}).toEqual({});
+    }, 15_000);
+  });
+
   it('fails at the backoff limit, then the ttl-after-finished controller deletes the job', async () => {
     await firstValueFrom(
       cluster.api.create(
