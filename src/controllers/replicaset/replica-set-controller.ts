@@ -33,7 +33,7 @@ import { replicationControllerAsReplicaSet } from '../../../operators/controller
 import { slowStartBatch } from '../../../operators/controller/slow-start-batch.ts';
 import { ApiError } from '../../../operators/errors.ts';
 import { NAMESPACE_INDEX } from '../../../operators/indexed-store.ts';
-import { labelSelectorFromObject } from '../../../operators/label-selector.ts';
+import { type LabelSelector, labelSelectorFromObject } from '../../../operators/label-selector.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import { type ReconcileOutcome, type ReconcileResult, reconcileWith } from '../../../operators/reconcile.ts';
 import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
@@ -139,8 +139,16 @@ export function replicaSetController(
     /** Every owner whose selector matches an orphan pod (they may adopt it). */
     const enqueueMatching = (pod: Pod) => {
       for (const o of owners.getStore().byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')) {
-        const sel = asRS(o).spec.selector;
-        if (sel && labelSelectorFromObject(sel).matches(pod.metadata.labels ?? {})) queue.add(keyOf(o));
+        if (selectorOf(asRS(o))?.matches(pod.metadata.labels ?? {})) queue.add(keyOf(o));
+      }
+    };
+    /** The owner's selector, or undefined when it does not parse (upstream logs it and leaves the owner alone). */
+    const selectorOf = (rs: ReplicaSet): LabelSelector | undefined => {
+      try {
+        return labelSelectorFromObject(rs.spec.selector);
+      } catch (error) {
+        logger.error({ owner: keyOf(rs), err: String(error) }, 'error converting pod selector to selector');
+        return undefined;
       }
     };
     const minReadyMs = (key: string) => (owners.getStore().getByKey(key)?.spec.minReadySeconds ?? 0) * 1000;
@@ -229,8 +237,12 @@ export function replicaSetController(
     });
 
     /** The owner's active pods: kept and adopted ones; released and others' left out. */
-    const claimPods = async (stored: ReplicaSet, rs: ReplicaSet, active: readonly Pod[]): Promise<Pod[]> => {
-      const selector = labelSelectorFromObject(rs.spec.selector);
+    const claimPods = async (
+      stored: ReplicaSet,
+      rs: ReplicaSet,
+      selector: LabelSelector,
+      active: readonly Pod[],
+    ): Promise<Pod[]> => {
       const out: Pod[] = [];
       let confirmed: boolean | undefined;
       for (const pod of active) {
@@ -374,7 +386,9 @@ export function replicaSetController(
         .getStore()
         .byIndex(NAMESPACE_INDEX, rs.metadata.namespace ?? '')
         .filter(isPodActive);
-      const claimed = await claimPods(stored, rs, active);
+      const selector = selectorOf(rs);
+      if (!selector) return {};
+      const claimed = await claimPods(stored, rs, selector, active);
       const manageError =
         needsSync && !rs.metadata.deletionTimestamp ? await manageReplicas(key, rs, claimed) : undefined;
       const status = replicaSetStatus(rs, claimed, manageError, now());
