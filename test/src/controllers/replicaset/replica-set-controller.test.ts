@@ -286,6 +286,42 @@ describe('replicaset controller on the embedded API server', { timeout: 30_000 }
     expect((await activePods('crowd-b')).map((p) => p.metadata.name)).toEqual(['crowd-b1']);
   });
 
+  it('adopts a pod whose only owner references are not controllers, keeping them', async () => {
+    const other = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', uid: 'cm-uid', controller: false };
+    await firstValueFrom(
+      cluster.api.create<Pod>(
+        PODS,
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'co-owned',
+            namespace: 'default',
+            labels: { app: 'coown' },
+            ownerReferences: [other],
+          },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+        { namespace: 'default' },
+      ),
+    );
+    const rs = await createRS(newRS('coown', 'default', 1));
+    await waitFor(async () => {
+      const pod = await firstValueFrom(cluster.api.get<Pod>(PODS, 'co-owned', { namespace: 'default' }));
+      expect(pod.metadata.ownerReferences).toEqual([
+        other,
+        expect.objectContaining({
+          kind: 'ReplicaSet',
+          name: 'coown',
+          uid: rs.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        }),
+      ]);
+    });
+    expect((await activePods('coown')).map((p) => p.metadata.name)).toEqual(['co-owned']);
+  });
+
   it('replaces a pod that failed', async () => {
     await createRS(newRS('phase', 'default', 1));
     const [pod] = await count('phase', 1);
