@@ -41,12 +41,14 @@ const owned = (t: Taint) =>
  * @param node the node (its conditions after this pass's update)
  * @param observedReady the Ready condition the pass read before updating it
  * @param now the controller's clock, ms
+ * @param noExecute false while every zone is fully disrupted (the controller then removes NoExecute taints)
  * @returns the full new `spec.taints`, or undefined for no change
  */
 export function nodeControllerTaints(
   node: Node,
   observedReady: NodeCondition | undefined,
   now: number,
+  noExecute = true,
 ): Taint[] | undefined {
   const conditions = node.status?.conditions ?? [];
   const wanted: Taint[] = [];
@@ -55,8 +57,11 @@ export function nodeControllerTaints(
       wanted.push({ key, effect: 'NoSchedule' });
   }
   if (node.spec?.unschedulable) wanted.push({ key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' });
-  if (observedReady?.status === 'False') wanted.push({ key: TAINT_NODE_NOT_READY, effect: 'NoExecute' });
-  if (observedReady?.status === 'Unknown') wanted.push({ key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' });
+  if (noExecute && observedReady?.status === 'False')
+    wanted.push({ key: TAINT_NODE_NOT_READY, effect: 'NoExecute' });
+  if (noExecute && observedReady?.status === 'Unknown') {
+    wanted.push({ key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' });
+  }
 
   const existing = node.spec?.taints ?? [];
   const have = existing.filter(owned);

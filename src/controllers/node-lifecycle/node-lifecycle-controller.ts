@@ -12,12 +12,14 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import type { Node, Pod } from '../../../operators/api/core-v1.ts';
+import type { Node, NodeCondition, Pod } from '../../../operators/api/core-v1.ts';
 import { nodeControllerTaints } from '../../../operators/controller/node-lifecycle/node-controller-taints.ts';
 import {
   type NodeHealth,
+  type NodeHealthStep,
   observeNodeHealth,
 } from '../../../operators/controller/node-lifecycle/node-health.ts';
+import { computeZoneState, zoneKey } from '../../../operators/controller/node-lifecycle/zone-state.ts';
 import { ApiError } from '../../../operators/errors.ts';
 import type { Lease } from '../../../operators/leader-election-record.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
@@ -28,6 +30,9 @@ import { jobEventRecorder } from '../job/job-event-recorder.ts';
 
 /** The controller's name in `--controllers`. */
 export const NODE_LIFECYCLE_CONTROLLER_NAME = 'node-lifecycle-controller';
+
+/** Nodes with this label are left out of the zones' disruption states. */
+export const EXCLUDE_DISRUPTION_LABEL = 'node.kubernetes.io/exclude-disruption';
 
 /** The namespace of the kubelets' heartbeat Leases. */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
@@ -43,6 +48,8 @@ export interface NodeLifecycleConfig {
   nodeMonitorGracePeriodMs?: number;
   /** `--node-startup-grace-period`, default 1 m. */
   nodeStartupGracePeriodMs?: number;
+  /** `--unhealthy-zone-threshold`, default 0.55 (PartialDisruption; only reported in logs for now). */
+  unhealthyZoneThreshold?: number;
   scheduler?: SchedulerLike;
   logger?: Logger;
 }
@@ -66,9 +73,13 @@ export interface NodeLifecyclePass {
  * from Ready True the event NodeNotReady is recorded and its pods' Ready conditions are set False. Each
  * pass also writes the node-controller taints ({@link nodeControllerTaints}): NoSchedule by condition at
  * once, NoExecute not-ready/unreachable from the Ready condition the pass observed (so one pass after the
- * status write, as upstream). Not done: zone disruption states and eviction rate limiting (every node is
- * tainted at once), label reconciliation, RegisteredNode/RemovingNode events. Passes never overlap; a
- * failed write is retried on the next pass.
+ * status write, as upstream). Nodes are grouped in zones (topology labels); when every zone is
+ * FullDisruption (no node Ready) the controller assumes it, not the nodes, is cut off: it enters master
+ * disruption mode, removes the NoExecute taints and adds none until a node is Ready again, when it resets
+ * every node's probe timestamp. Not done: eviction rate limiting per zone (--node-eviction-rate,
+ * --secondary-node-eviction-rate; every node is tainted at once, PartialDisruption changes nothing), label
+ * reconciliation, RegisteredNode/RemovingNode events. Passes never overlap; a failed write is retried on the
+ * next pass.
  *
  * Teardown: unsubscribing stops the timer and abandons the pass in flight.
  * @param config the client, the shared factory and the periods
@@ -89,6 +100,8 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
   const record = jobEventRecorder(client, 'node-controller', logger, () => scheduler.now());
   const healthByNode = new Map<string, NodeHealth>();
   const retryPods = new Set<string>();
+  const unhealthyZoneThreshold = config.unhealthyZoneThreshold ?? 0.55;
+  let disruptionMode = false;
 
   const markPodsNotReady = async (nodeName: string, out: string[], errors: string[]): Promise<boolean> => {
     let ok = true;
@@ -118,10 +131,10 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
     return ok;
   };
 
-  const syncNode = async (
-    node: Node,
-    pass: { unknown: string[]; tainted: string[]; podsNotReady: string[]; errors: string[] },
-  ) => {
+  type Pass = { unknown: string[]; tainted: string[]; podsNotReady: string[]; errors: string[] };
+
+  /** Phase 1 of a node: its health, and the status write when it went unheard for the grace period. */
+  const checkHealth = async (node: Node, pass: Pass) => {
     const name = node.metadata.name ?? '';
     const lease = leases.getStore().getByKey(`${NODE_LEASE_NAMESPACE}/${name}`) as Lease | undefined;
     const step = observeNodeHealth(
@@ -143,22 +156,22 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
       pass.unknown.push(name);
     }
     healthByNode.set(name, step.health);
+    return { node: latest, step };
+  };
+
+  /** Phase 3 of a node: its taints (NoExecute only outside disruption mode) and, on the transition, its pods. */
+  const applyTaints = async (latest: Node, step: NodeHealthStep, noExecute: boolean, pass: Pass) => {
+    const name = latest.metadata.name ?? '';
     if (!step.currentReady) return;
-    const taints = nodeControllerTaints(latest, step.observedReady, scheduler.now());
+    const taints = nodeControllerTaints(latest, step.observedReady, scheduler.now(), noExecute);
     if (taints) {
-      latest = await firstValueFrom(
-        client.update<Node>(NODES, { ...latest, spec: { ...latest.spec, taints } }),
-      );
+      await firstValueFrom(client.update<Node>(NODES, { ...latest, spec: { ...latest.spec, taints } }));
       pass.tainted.push(name);
     }
     const becameNotReady = step.currentReady.status !== 'True' && step.observedReady.status === 'True';
     if (becameNotReady) {
-      record(
-        { ...node, apiVersion: 'v1', kind: 'Node' },
-        'Normal',
-        'NodeNotReady',
-        `Node ${name} status is now: NodeNotReady`,
-      );
+      const ref = { ...latest, apiVersion: 'v1', kind: 'Node' };
+      record(ref, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
     }
     if (becameNotReady || (retryPods.has(name) && step.observedReady.status !== 'True')) {
       if (await markPodsNotReady(name, pass.podsNotReady, pass.errors)) retryPods.delete(name);
@@ -166,22 +179,53 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
     }
   };
 
+  /** Phase 2: zone states; every zone fully disrupted means the control plane, not the nodes, is cut off. */
+  const updateDisruptionMode = (checked: readonly { node: Node; step: NodeHealthStep }[]) => {
+    const zones = new Map<string, (NodeCondition | undefined)[]>();
+    for (const { node, step } of checked) {
+      if (node.metadata.labels?.[EXCLUDE_DISRUPTION_LABEL] !== undefined) continue;
+      const key = zoneKey(node);
+      zones.set(key, [...(zones.get(key) ?? []), step.currentReady]);
+    }
+    if (zones.size === 0) return;
+    const states = [...zones.values()].map((c) => computeZoneState(c, unhealthyZoneThreshold).state);
+    const allFullyDisrupted = states.every((state) => state === 'FullDisruption');
+    if (allFullyDisrupted && !disruptionMode) {
+      logger.info('Controller detected that all Nodes are not-Ready. Entering master disruption mode');
+      disruptionMode = true;
+    } else if (!allFullyDisrupted && disruptionMode) {
+      logger.info('Controller detected that some Nodes are Ready. Exiting master disruption mode');
+      const now = scheduler.now();
+      for (const [name, health] of healthByNode) {
+        healthByNode.set(name, { ...health, probeTimestamp: now, readyTransitionTimestamp: now });
+      }
+      disruptionMode = false;
+    }
+  };
+
   const monitor = async (): Promise<NodeLifecyclePass> => {
-    const pass = {
-      unknown: [] as string[],
-      tainted: [] as string[],
-      podsNotReady: [] as string[],
-      errors: [] as string[],
-    };
+    const pass: Pass = { unknown: [], tainted: [], podsNotReady: [], errors: [] };
     const list = nodes.getStore().list() as Node[];
     const present = new Set(list.map((n) => n.metadata.name ?? ''));
     for (const name of [...healthByNode.keys()]) if (!present.has(name)) healthByNode.delete(name);
+    const failed = (node: Node, error: unknown) => {
+      pass.errors.push(`node ${node.metadata.name}: ${String(error)}`);
+      logger.error({ node: node.metadata.name, err: String(error) }, 'Error updating node');
+    };
+    const checked: { node: Node; step: NodeHealthStep }[] = [];
     for (const node of list) {
       try {
-        await syncNode(node, pass);
+        checked.push(await checkHealth(node, pass));
       } catch (error) {
-        pass.errors.push(`node ${node.metadata.name}: ${String(error)}`);
-        logger.error({ node: node.metadata.name, err: String(error) }, 'Error updating node');
+        failed(node, error);
+      }
+    }
+    updateDisruptionMode(checked);
+    for (const { node, step } of checked) {
+      try {
+        await applyTaints(node, step, !disruptionMode, pass);
+      } catch (error) {
+        failed(node, error);
       }
     }
     return pass;

@@ -32,23 +32,49 @@ describe('nodeLifecycleController and taintEvictionController', () => {
   it('a node whose Lease is no longer renewed goes Unknown, gets the unreachable taints, and its pod is evicted after tolerationSeconds', async () => {
     const api = cluster.api;
     const now = new Date().toISOString();
-    await firstValueFrom(
-      api.create<Node>(NODES, {
-        metadata: { name: 'n1' },
-        spec: {},
-        status: {
-          conditions: [
-            {
-              type: 'Ready',
-              status: 'True',
-              reason: 'KubeletReady',
-              lastHeartbeatTime: now,
-              lastTransitionTime: now,
-            },
-          ],
+    // n2 stays healthy throughout (its Lease renewed), so the zone is not fully disrupted when n1 goes quiet
+    for (const name of ['n1', 'n2']) {
+      await firstValueFrom(
+        api.create<Node>(NODES, {
+          metadata: { name },
+          spec: {},
+          status: {
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'KubeletReady',
+                lastHeartbeatTime: now,
+                lastTransitionTime: now,
+              },
+            ],
+          },
+        }),
+      );
+    }
+    let peerLease = await firstValueFrom(
+      api.create<Lease>(
+        LEASES,
+        {
+          metadata: { name: 'n2', namespace: 'kube-node-lease' },
+          spec: { holderIdentity: 'n2', renewTime: micro() },
         },
-      }),
+        { namespace: 'kube-node-lease' },
+      ),
     );
+    let peerRenewing = true;
+    const renewPeer = (async () => {
+      while (peerRenewing) {
+        await new Promise((r) => setTimeout(r, 200));
+        peerLease = await firstValueFrom(
+          api.update<Lease>(
+            LEASES,
+            { ...peerLease, spec: { ...peerLease.spec, renewTime: micro() } },
+            { namespace: 'kube-node-lease' },
+          ),
+        );
+      }
+    })();
     let lease = await firstValueFrom(
       api.create<Lease>(
         LEASES,
@@ -161,7 +187,10 @@ describe('nodeLifecycleController and taintEvictionController', () => {
       const long = await firstValueFrom(api.get<Pod>(PODS, 'long', { namespace: 'default' }));
       expect(long.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
       expect(passes.flatMap((p) => p.errors)).toEqual([]);
+      expect(((await firstValueFrom(api.get<Node>(NODES, 'n2'))).spec?.taints ?? []).length).toBe(0);
     } finally {
+      peerRenewing = false;
+      await renewPeer.catch(() => undefined);
       lifecycle.unsubscribe();
       eviction.unsubscribe();
       factory.shutdown();

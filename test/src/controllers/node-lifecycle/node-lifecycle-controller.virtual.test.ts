@@ -20,13 +20,13 @@ const readyAt = (ms: number): NodeCondition => ({
   lastHeartbeatTime: at(ms),
   lastTransitionTime: at(0),
 });
-const node = (ready: NodeCondition, taints: Node['spec'] = {}): Node => ({
-  metadata: { name: 'n1', creationTimestamp: at(0) },
+const node = (ready: NodeCondition, taints: Node['spec'] = {}, name = 'n1'): Node => ({
+  metadata: { name, creationTimestamp: at(0) },
   spec: taints,
   status: { conditions: [ready] },
 });
-const lease = (ms: number): Lease => ({
-  metadata: { name: 'n1', namespace: 'kube-node-lease' },
+const lease = (ms: number, name = 'n1'): Lease => ({
+  metadata: { name, namespace: 'kube-node-lease' },
   spec: { renewTime: new Date(ms).toISOString() },
 });
 const pod: Pod = {
@@ -43,6 +43,7 @@ describe('nodeLifecycleController (virtual time)', () => {
   let writes: { verb: string; object: KubeObject; at: number }[];
   let passes: NodeLifecyclePass[];
   let stop: () => void;
+  let peerAlive: boolean;
 
   beforeEach(() => {
     clock = new VirtualClock();
@@ -79,8 +80,14 @@ describe('nodeLifecycleController (virtual time)', () => {
       scheduler: clock.scheduler,
     }).subscribe((p) => passes.push(p));
     const holds = Object.values(informers).map((i) => i.start());
-    nodes$.next({ type: 'Replace', items: [node(readyAt(0))], resourceVersion: '1' });
-    leases$.next({ type: 'Replace', items: [lease(0)], resourceVersion: '1' });
+    // n2 stays healthy (its kubelet renews its Lease) unless a test says otherwise, so the zone is not fully disrupted
+    nodes$.next({
+      type: 'Replace',
+      items: [node(readyAt(0)), node(readyAt(0), {}, 'n2')],
+      resourceVersion: '1',
+    });
+    leases$.next({ type: 'Replace', items: [lease(0), lease(0, 'n2')], resourceVersion: '1' });
+    peerAlive = true;
     pods$.next({ type: 'Replace', items: [pod], resourceVersion: '1' });
     stop = () => {
       sub.unsubscribe();
@@ -96,6 +103,8 @@ describe('nodeLifecycleController (virtual time)', () => {
   const run = async (ms: number) => {
     await flush();
     for (let t = 0; t < ms; t += 5_000) {
+      if (peerAlive) leases$.next({ type: 'Updated', object: lease(clock.now(), 'n2') });
+      await flush();
       clock.advance(Math.min(5_000, ms - t));
       await flush();
     }
@@ -145,5 +154,34 @@ describe('nodeLifecycleController (virtual time)', () => {
     writes = [];
     await run(5_000);
     expect(writes.map((w) => [w.verb, (w.object as Node).spec?.taints])).toEqual([['update nodes', []]]);
+  });
+
+  it('when every node is unheard (all zones fully disrupted) adds no NoExecute taint until a node is back', async () => {
+    peerAlive = false;
+    await run(50_000);
+    const statusWrites = writes
+      .filter((w) => w.verb === 'updateStatus nodes')
+      .map((w) => w.object.metadata?.name);
+    expect(statusWrites.sort()).toEqual(['n1', 'n2']);
+    const effects = writes
+      .filter((w) => w.verb === 'update nodes')
+      .flatMap((w) => ((w.object as Node).spec?.taints ?? []).map((t) => t.effect));
+    expect(effects).not.toContain('NoExecute');
+    expect(effects).toContain('NoSchedule');
+    // n1's kubelet comes back: disruption mode ends, and n2, still unheard, gets its NoExecute taint
+    const n1 = writes.filter((w) => w.object.metadata?.name === 'n1').at(-1)!.object as Node;
+    nodes$.next({ type: 'Updated', object: { ...n1, status: { conditions: [readyAt(clock.now())] } } });
+    writes = [];
+    await run(5_000);
+    const tainted = writes
+      .filter((w) => w.verb === 'update nodes')
+      .map((w) => [
+        w.object.metadata?.name,
+        ((w.object as Node).spec?.taints ?? []).map((t) => t.effect).sort(),
+      ]);
+    expect(tainted).toEqual([
+      ['n1', []],
+      ['n2', ['NoExecute', 'NoSchedule']],
+    ]);
   });
 });
