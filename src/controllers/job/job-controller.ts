@@ -1,6 +1,15 @@
 // jobController: kube-controller-manager's job controller — Job and Pod informers, a work queue, and the sync of operators/controller/job.
 import type { Registry } from 'prom-client';
-import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  combineLatest,
+  first,
+  firstValueFrom,
+  NEVER,
+  Observable,
+  type SchedulerLike,
+  switchMap,
+} from 'rxjs';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { UIDTrackingControllerExpectations } from '../../../operators/controller/controller-expectations.ts';
 import {
@@ -414,9 +423,18 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
       return plan.requeueAfter !== undefined ? { requeueAfter: plan.requeueAfter } : {};
     };
 
-    const sub = NEVER.pipe(
-      reconcileWith<string>(syncJob, { queue, workers: config.workers ?? 5, scheduler, logger }),
-    ).subscribe(subscriber);
+    // workers start once both caches have synced (upstream's WaitForNamedCacheSync): a sync on an empty pod
+    // cache would create a second set of pods for every running job
+    const sub = combineLatest([jobs.hasSynced$, pods.hasSynced$])
+      .pipe(
+        first(([a, b]) => a && b),
+        switchMap(() =>
+          NEVER.pipe(
+            reconcileWith<string>(syncJob, { queue, workers: config.workers ?? 5, scheduler, logger }),
+          ),
+        ),
+      )
+      .subscribe(subscriber);
     return () => {
       sub.unsubscribe();
       logger.info('Shutting down job controller');

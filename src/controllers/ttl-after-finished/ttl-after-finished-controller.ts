@@ -1,5 +1,13 @@
 // ttlAfterFinishedController: kube-controller-manager's ttl-after-finished controller — deletes finished Jobs once their ttlSecondsAfterFinished has passed.
-import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  first,
+  firstValueFrom,
+  NEVER,
+  Observable,
+  type SchedulerLike,
+  switchMap,
+} from 'rxjs';
 import { jobTTLState } from '../../../operators/controller/job/job-ttl.ts';
 import type { Job } from '../../../operators/controller/job/job-types.ts';
 import { ApiError } from '../../../operators/errors.ts';
@@ -100,9 +108,15 @@ export function ttlAfterFinishedController(
       return {};
     };
 
-    const sub = NEVER.pipe(
-      reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger }),
-    ).subscribe(subscriber);
+    // workers start once the job cache has synced (upstream's WaitForNamedCacheSync)
+    const sub = jobs.hasSynced$
+      .pipe(
+        first((synced) => synced),
+        switchMap(() =>
+          NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
+        ),
+      )
+      .subscribe(subscriber);
     return () => {
       sub.unsubscribe();
       logger.info('Shutting down TTL after finished controller');

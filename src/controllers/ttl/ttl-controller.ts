@@ -1,5 +1,13 @@
 // ttlController: kube-controller-manager's ttl controller — every node annotated with the TTL its kubelet may cache objects for, by cluster size.
-import { asyncScheduler, firstValueFrom, NEVER, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  first,
+  firstValueFrom,
+  NEVER,
+  type Observable,
+  type SchedulerLike,
+  switchMap,
+} from 'rxjs';
 import type { Node } from '../../../operators/api/core-v1.ts';
 import {
   desiredTtlSeconds,
@@ -83,5 +91,11 @@ export function ttlController(config: TtlControllerConfig): Observable<Reconcile
   };
 
   logger.info('Starting TTL controller');
-  return NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger }));
+  // workers start once the node cache has synced, as upstream's: the count is the whole list by then
+  return nodes.hasSynced$.pipe(
+    first((synced) => synced),
+    switchMap(() =>
+      NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
+    ),
+  );
 }
