@@ -50,15 +50,17 @@ const sameTaints = (a: readonly Taint[], b: readonly Taint[]) =>
 
 /**
  * Runs the taint eviction controller while subscribed. Whenever a node's NoExecute taints change, or a pod
- * is added or changes node or tolerations, it decides each affected pod's fate ({@link taintEvictionDecision}): a pod that does
- * not tolerate a NoExecute taint of its node is deleted at once; one that tolerates them all with
+ * is added or changes node or tolerations, it decides each affected pod's fate
+ * ({@link taintEvictionDecision}): a pod that does not tolerate a NoExecute taint of its node is deleted at
+ * once; one that tolerates them all with
  * tolerationSeconds is deleted when the shortest of them has passed since its deletion was planned (a timer
  * on the scheduler; a deletion already planned keeps its start, as upstream); the plan is cancelled (Event
  * TaintManagerEviction "Cancelling deletion of Pod ns/name") when the taints go, become tolerated forever,
  * or the pod goes. On deletion it records TaintManagerEviction "Marking for deletion Pod ns/name", adds
  * the DisruptionTarget condition (reason DeletionByTaintManager) and deletes the pod, retrying up to 5 times.
  *
- * Teardown: unsubscribing removes the informer handlers and cancels every planned deletion.
+ * Teardown: unsubscribing removes the informer handlers and cancels every planned deletion (a deletion
+ * already sent to the API server still completes).
  * @param config the client and the shared factory
  * @returns one value per eviction carried out
  */
