@@ -24,6 +24,13 @@ export const PERSISTENT_VOLUMES = resource('', 'v1', 'persistentvolumes', 'Persi
 /** apps/v1 */
 export const DEPLOYMENTS = resource('apps', 'v1', 'deployments', 'Deployment', true);
 export const REPLICA_SETS = resource('apps', 'v1', 'replicasets', 'ReplicaSet', true);
+export const REPLICATION_CONTROLLERS = resource(
+  '',
+  'v1',
+  'replicationcontrollers',
+  'ReplicationController',
+  true,
+);
 export const DAEMON_SETS = resource('apps', 'v1', 'daemonsets', 'DaemonSet', true);
 export const STATEFUL_SETS = resource('apps', 'v1', 'statefulsets', 'StatefulSet', true);
 /** batch/v1 */

@@ -40,18 +40,9 @@ import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
-import { PODS, REPLICA_SETS } from '../../../streams/resources.ts';
+import { PODS, REPLICA_SETS, REPLICATION_CONTROLLERS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { jobEventRecorder } from '../job/job-event-recorder.ts';
-
-/** core/v1 replicationcontrollers (not yet among streams/resources.ts's descriptors). */
-export const REPLICATION_CONTROLLERS: ResourceDescriptor = Object.freeze({
-  group: '',
-  version: 'v1',
-  plural: 'replicationcontrollers',
-  kind: 'ReplicationController',
-  namespaced: true,
-});
 
 /** Settings of {@link replicaSetController}. */
 export interface ReplicaSetControllerConfig {

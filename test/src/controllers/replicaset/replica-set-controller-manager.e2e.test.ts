@@ -11,9 +11,8 @@ import type { ReplicaSet } from '../../../../operators/controller/replicaset/rep
 import { silentLogger } from '../../../../operators/logger.ts';
 import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
 import { controllerManagerCommand } from '../../../../src/controller-manager/command.ts';
-import { REPLICATION_CONTROLLERS } from '../../../../src/controllers/replicaset/replica-set-controller.ts';
 import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
-import { PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import { PODS, REPLICA_SETS, REPLICATION_CONTROLLERS } from '../../../../streams/resources.ts';
 import { freePort } from '../../scheduler/scheduler-process.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
