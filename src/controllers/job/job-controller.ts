@@ -42,7 +42,7 @@ import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-met
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { JOBS, PODS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
-import { jobEventRecorder } from './job-event-recorder.ts';
+import { controllerEventRecorder } from '../controller-event-recorder.ts';
 import { jobMetrics } from './job-metrics.ts';
 
 /** The controller's name in `--controllers`, and the Events' source component. */
@@ -126,7 +126,7 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
     const finalizerExpectations = new Map<string, Set<string>>();
     const backoffs = new Map<string, JobBackoffRecord>();
     const metrics = jobMetrics(config.metricsRegistry);
-    const record = jobEventRecorder(client, JOB_CONTROLLER_NAME, logger, () => Date.now());
+    const record = controllerEventRecorder(client, JOB_CONTROLLER_NAME, logger, () => Date.now());
 
     const jobOfPod = (pod: Pod): string | undefined => {
       const ref = getControllerOf(pod);

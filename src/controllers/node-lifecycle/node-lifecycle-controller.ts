@@ -26,7 +26,7 @@ import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { LEASES, NODES, PODS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
-import { jobEventRecorder } from '../job/job-event-recorder.ts';
+import { controllerEventRecorder } from '../controller-event-recorder.ts';
 
 /** The controller's name in `--controllers`. */
 export const NODE_LIFECYCLE_CONTROLLER_NAME = 'node-lifecycle-controller';
@@ -97,7 +97,7 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
   const nodes = config.informerFactory.forResource<Node>(NODES);
   const leases = config.informerFactory.forResource<Lease>(LEASES);
   const pods = config.informerFactory.forResource<Pod>(PODS);
-  const record = jobEventRecorder(client, 'node-controller', logger, () => scheduler.now());
+  const record = controllerEventRecorder(client, 'node-controller', logger, () => scheduler.now());
   const healthByNode = new Map<string, NodeHealth>();
   const retryPods = new Set<string>();
   const unhealthyZoneThreshold = config.unhealthyZoneThreshold ?? 0.55;

@@ -39,10 +39,10 @@ import { type ReconcileOutcome, type ReconcileResult, reconcileWith } from '../.
 import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
-import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
+import type { ApiClient } from '../../../streams/api-client.ts';
 import { PODS, REPLICA_SETS, REPLICATION_CONTROLLERS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
-import { jobEventRecorder } from '../job/job-event-recorder.ts';
+import { controllerEventRecorder } from '../controller-event-recorder.ts';
 
 /** Settings of {@link replicaSetController}. */
 export interface ReplicaSetControllerConfig {
@@ -116,7 +116,7 @@ export function replicaSetController(
       ...(config.metrics ? { metrics: config.metrics } : {}),
     });
     const expectations = new UIDTrackingControllerExpectations(now);
-    const record = jobEventRecorder(client, component, logger, () => Date.now());
+    const record = controllerEventRecorder(client, component, logger, () => Date.now());
     const recordAbout = (rs: ReplicaSet, type: 'Normal' | 'Warning', reason: string, message: string) =>
       record({ ...rs, apiVersion: gvk.apiVersion, kind: gvk.kind }, type, reason, message);
 

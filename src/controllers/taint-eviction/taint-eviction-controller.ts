@@ -8,7 +8,7 @@ import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { NODES, PODS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
-import { jobEventRecorder } from '../job/job-event-recorder.ts';
+import { controllerEventRecorder } from '../controller-event-recorder.ts';
 
 /** The controller's name in `--controllers`. */
 export const TAINT_EVICTION_CONTROLLER_NAME = 'taint-eviction-controller';
@@ -70,7 +70,7 @@ export function taintEvictionController(config: TaintEvictionConfig): Observable
   const { client } = config;
   const nodes = config.informerFactory.forResource<Node>(NODES);
   const pods = config.informerFactory.forResource<Pod>(PODS);
-  const record = jobEventRecorder(client, 'taint-eviction-controller', logger, () => scheduler.now());
+  const record = controllerEventRecorder(client, 'taint-eviction-controller', logger, () => scheduler.now());
 
   return new Observable<TaintEviction>((subscriber) => {
     const scheduled = new Map<string, Scheduled>();

@@ -1,10 +1,10 @@
-// jobEventRecorder: writes the job controller's core/v1 Events about a Job (Completed, SuccessfulCreate, BackoffLimitExceeded, ...).
+// controllerEventRecorder: writes a controller's core/v1 Events about an object (Completed, SuccessfulCreate, TaintManagerEviction, ...).
 import { randomBytes } from 'node:crypto';
 import { firstValueFrom } from 'rxjs';
-import type { Logger } from '../../../operators/logger.ts';
-import type { KubeObject } from '../../../operators/types.ts';
-import type { ApiClient } from '../../../streams/api-client.ts';
-import { EVENTS } from '../../../streams/resources.ts';
+import type { Logger } from '../../operators/logger.ts';
+import type { KubeObject } from '../../operators/types.ts';
+import type { ApiClient } from '../../streams/api-client.ts';
+import { EVENTS } from '../../streams/resources.ts';
 
 /** Records one Event about an object; never throws (a failed write is logged). */
 export type RecordObjectEvent = (
@@ -15,7 +15,7 @@ export type RecordObjectEvent = (
 ) => void;
 
 /**
- * An Event writer with `component` as source (upstream's `job-controller`), one new Event per call,
+ * An Event writer with `component` as source (e.g. upstream's `job-controller`), one new Event per call,
  * about the given object (kind and apiVersion taken from it).
  *
  * @param client where Events are created
@@ -23,7 +23,7 @@ export type RecordObjectEvent = (
  * @param logger where each event (and a failed write) is logged
  * @param now wall clock in ms
  */
-export function jobEventRecorder(
+export function controllerEventRecorder(
   client: ApiClient,
   component: string,
   logger: Logger,
