@@ -99,6 +99,9 @@ describe('kube-rx controller-manager', () => {
       '--secure-port': 10257,
       '--terminated-pod-gc-threshold': 12_500,
       '--min-resync-period': 12 * 3600_000,
+      '--node-monitor-period': 5_000,
+      '--node-monitor-grace-period': 40_000,
+      '--node-startup-grace-period': 60_000,
     });
     for (const [flag, value] of Object.entries(CONCURRENCY_FLAGS)) expect(defaults[`--${flag}`]).toBe(value);
   });
