@@ -2,7 +2,11 @@
 import type { Node, Pod } from '../../api/core-v1.ts';
 
 /** Why a pod is collected: the `reason` label of upstream's pod_gc_collector metrics. */
-export type PodGCReason = 'terminated' | 'terminating_out_of_service' | 'orphaned' | 'terminating_unscheduled';
+export type PodGCReason =
+  | 'terminated'
+  | 'terminating_out_of_service'
+  | 'orphaned'
+  | 'terminating_unscheduled';
 
 /** The taint an administrator puts on a node that is gone for good, so its terminating pods are released. */
 export const OUT_OF_SERVICE_TAINT = 'node.kubernetes.io/out-of-service';
@@ -16,7 +20,8 @@ export interface PodGCPlan {
 
 const isTerminated = (p: Pod) => !['Pending', 'Running', 'Unknown'].includes(p.status?.phase ?? 'Pending');
 const isEvicted = (p: Pod) => p.status?.phase === 'Failed' && p.status.reason === 'Evicted';
-const isNodeReady = (n: Node) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const isNodeReady = (n: Node) =>
+  n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** Evicted pods first, then oldest first, names breaking ties (upstream's byEvictionAndCreationTimestamp). */
 export function byEvictionAndCreation(a: Pod, b: Pod): number {
@@ -73,7 +78,11 @@ export function podGCPlan(
       .filter((p) => {
         if (!p.metadata.deletionTimestamp) return false;
         const node = byName.get(p.spec.nodeName ?? '');
-        return node !== undefined && !isNodeReady(node) && (node.spec?.taints ?? []).some((t) => t.key === OUT_OF_SERVICE_TAINT);
+        return (
+          node !== undefined &&
+          !isNodeReady(node) &&
+          (node.spec?.taints ?? []).some((t) => t.key === OUT_OF_SERVICE_TAINT)
+        );
       })
       .sort(byEvictionAndCreation),
     'terminating_out_of_service',
