@@ -3,6 +3,7 @@ import type { KubeObject } from '../../operators/types.ts';
 import type { StatusCause } from './api-status.ts';
 import { BUILTIN_RESOURCES } from './builtin/builtin-resources.ts';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/custom-resource-definitions-resource.ts';
+import { humanDuration } from './table.ts';
 
 /** One column of a resource's Table form (after Name, before Age). */
 export interface TableColumn {
@@ -193,6 +194,14 @@ function jobStatus(job: KubeObject): string {
   if (conds.some((c) => c.type === 'Failed')) return 'Failed';
   if (conds.some((c) => c.type === 'Suspended')) return 'Suspended';
   return 'Running';
+}
+
+/** A job's Duration column, as kubectl prints it: from start to completion, or to now while it runs. */
+function jobDuration(o: KubeObject): string {
+  const start = Date.parse(String(at(o, 'status.startTime') ?? ''));
+  if (Number.isNaN(start)) return '';
+  const end = Date.parse(String(at(o, 'status.completionTime') ?? ''));
+  return humanDuration((Number.isNaN(end) ? Date.now() : end) - start);
 }
 
 const subdomain = 'subdomain' as const;
@@ -519,7 +528,7 @@ export const RESOURCES: readonly ResourceDef[] = [
         'Completions',
         (o) => `${num(at(o, 'status.succeeded'))}/${String(at(o, 'spec.completions') ?? 1)}`,
       ),
-      col('Duration', (o) => str(at(o, 'status.completionTime'), '')),
+      col('Duration', jobDuration),
       imagesColumn(),
     ],
     defaults: (o) => {
@@ -529,6 +538,21 @@ export const RESOURCES: readonly ResourceDef[] = [
       spec.backoffLimit ??= 6;
       spec.completionMode ??= 'NonIndexed';
       spec.suspend ??= false;
+      // upstream's generateSelector: without manualSelector, the job's pods are selected by its uid
+      const meta = child(o, 'metadata');
+      if (spec.manualSelector !== true && typeof meta.uid === 'string' && meta.uid !== '') {
+        const uid = meta.uid;
+        const name = String(meta.name ?? '');
+        const template = child(child(spec, 'template'), 'metadata');
+        template.labels = {
+          'batch.kubernetes.io/controller-uid': uid,
+          'batch.kubernetes.io/job-name': name,
+          'controller-uid': uid,
+          'job-name': name,
+          ...(template.labels as Obj | undefined),
+        };
+        spec.selector ??= { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+      }
     },
     defaultPropagation: 'Orphan',
   },

@@ -172,4 +172,41 @@ describe.skipIf(!KUBECTL)('kubectl create, every generator', () => {
     expect(svc.spec.selector).toEqual({ app: 'api' });
     expect(svc.spec.ports[0]).toMatchObject({ port: 80, targetPort: 8080 });
   });
+
+  it('a job gets a selector by its uid and its pods the job labels, as upstream generates them; Duration is start to completion', async () => {
+    await ok(['create', 'job', 'labelled', '--image=busybox', '-n', 'gen', '--', 'true']);
+    const job = JSON.parse(await ok(['get', 'job', 'labelled', '-n', 'gen', '-o', 'json'])) as {
+      metadata: { uid: string };
+      spec: {
+        selector: { matchLabels: Record<string, string> };
+        template: { metadata: { labels: Record<string, string> } };
+      };
+    };
+    const uid = job.metadata.uid;
+    expect(job.spec.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
+    expect(job.spec.template.metadata.labels).toMatchObject({
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': 'labelled',
+      'controller-uid': uid,
+      'job-name': 'labelled',
+    });
+    const status = {
+      startTime: '2026-11-25T00:00:00Z',
+      completionTime: '2026-11-25T00:00:42Z',
+      succeeded: 1,
+    };
+    await ok([
+      'patch',
+      'job',
+      'labelled',
+      '-n',
+      'gen',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status }),
+    ]);
+    const row = (await ok(['get', 'job', 'labelled', '-n', 'gen', '--no-headers'])).trim().split(/\s+/);
+    expect(row.slice(0, 4)).toEqual(['labelled', 'Running', '1/1', '42s']);
+  });
 });
