@@ -138,6 +138,12 @@ for (const setting of settings) {
     ];
     rows.push(row);
     process.stdout.write(`${row.join(' | ')}\n`);
+    // the trials that missed 5 s, with what was still different, so a failing seed can be run again alone
+    for (const r of results.filter((x) => !x.converged || (x.convergeMs ?? Infinity) > 5000)) {
+      process.stdout.write(
+        `  seed ${r.seed}: ${r.converged ? `${r.convergeMs} ms` : 'not converged'} ${r.mismatch}\n`,
+      );
+    }
   }
 }
 

@@ -34,7 +34,10 @@ export const PAGE_FACTOR = 4;
  * it is never abandoned more often than its bookmark cadence requires). The flow is forgotten when a
  * watch is abandoned as stalled (the next watch may be quiet: nothing was lost) and when the initial
  * events of a watch-list end (their pace says nothing of the live rate); the bookmark cadence, a property
- * of the server, is kept.
+ * of the server, is kept. After a stall, until a flow or a bookmark cadence is learned again, the next watch
+ * is on probation: {@link GAP_FACTOR} × the window the stalled one was abandoned at, doubling at each stall
+ * in a row up to the ceiling, so a watch that hangs from its first byte is abandoned within seconds and a
+ * quiet one without bookmarks costs at most log2(ceiling / floor) extra watches.
  *
  * List pages: the port hands out whole pages, not bytes, so a list is bounded by the learned duration of
  * its pages: {@link PAGE_FACTOR} × the longest of the last {@link PAGE_SAMPLES} pages, scaled up by the
@@ -106,6 +109,15 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
   let pageCount = 0;
   let pageNext = 0;
 
+  /** After a stall, the window of the next watch until something is learned; none before any stall. */
+  let probation: number | undefined;
+  const current = (): number => {
+    if (floor >= ceiling) return ceiling;
+    if (gapCount >= MIN_FLOW_SAMPLES) return clamp(GAP_FACTOR * maxOf(gaps, gapCount), floor, ceiling);
+    if (bookmarkCount > 0) return clamp(GAP_FACTOR * maxOf(bookmarkGaps, bookmarkCount), floor, ceiling);
+    return probation ?? ceiling;
+  };
+
   const pushPage = (ms: number, perItem: number) => {
     pageMs[pageNext] = ms;
     pagePerItemMs[pageNext] = perItem;
@@ -135,17 +147,15 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
       gapNext = 0;
     },
     stalled() {
+      // the next watch is on probation: twice the window this one was abandoned at, doubling at each
+      // stall in a row, until a flow or the bookmark cadence is learned (so a watch that hangs from its
+      // first byte after a stall is not given the whole ceiling, and a quiet one is retried a bounded
+      // number of times: log2(ceiling / floor) at most)
+      probation = clamp(GAP_FACTOR * current(), floor, ceiling);
       gapCount = 0;
       gapNext = 0;
     },
-    window() {
-      if (floor >= ceiling) return ceiling;
-      if (gapCount >= MIN_FLOW_SAMPLES) return clamp(GAP_FACTOR * maxOf(gaps, gapCount), floor, ceiling);
-      if (bookmarkCount > 0) {
-        return clamp(GAP_FACTOR * maxOf(bookmarkGaps, bookmarkCount), floor, ceiling);
-      }
-      return ceiling;
-    },
+    window: current,
     pageAnswered(ms, items) {
       pushPage(ms, ms / Math.max(1, items));
     },

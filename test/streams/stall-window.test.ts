@@ -72,12 +72,36 @@ describe('stallWindow: the watch window', () => {
     expect(w.window()).toBe(20_000);
   });
 
-  it('after a stall with no bookmark ever seen, the ceiling', () => {
+  it('after a stall with no bookmark ever seen, probation: twice the abandoned window, doubling per stall up to the ceiling', () => {
+    const w = make();
+    w.watchStarted(0);
+    flow(w, 0, 10, 50);
+    expect(w.window()).toBe(1000);
+    w.stalled();
+    // a watch that hangs from its first byte is abandoned after 2 s, not the 25 s ceiling
+    expect(w.window()).toBe(2000);
+    const windows: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      w.watchStarted(0);
+      w.stalled();
+      windows.push(w.window());
+    }
+    // a quiet watch on a server without bookmarks costs a bounded number of extra watches
+    expect(windows).toEqual([4000, 8000, 16_000, 25_000, 25_000, 25_000]);
+  });
+
+  it('probation ends when the bookmark cadence is learned', () => {
     const w = make();
     w.watchStarted(0);
     flow(w, 0, 10, 50);
     w.stalled();
-    expect(w.window()).toBe(25_000);
+    w.watchStarted(1000);
+    w.arrived(2000, true);
+    w.arrived(3000, true);
+    expect(w.window()).toBe(2000);
+    w.watchStarted(10_000);
+    w.arrived(20_000, true);
+    expect(w.window()).toBe(20_000);
   });
 
   it('the pace of the initial events is forgotten when they end', () => {
