@@ -1,8 +1,6 @@
 // `kube-rx controller-manager` end to end on the embedded API server: flags, --controllers errors, the lease, a user's controller (the README example), /healthz and /metrics.
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, NEVER } from 'rxjs';
@@ -22,6 +20,7 @@ import {
 } from '../../../src/index.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
 import { LEASES } from '../../../streams/resources.ts';
+import { freeLocalPort, secureGet } from '../../helpers/controller-manager.ts';
 import { eventually } from '../../helpers/eventually.ts';
 
 // ── the example, as the README shows it: a user's controller in the name → init map ─────────────
@@ -49,33 +48,6 @@ const helloController: ControllerDescriptor = {
 };
 // controllerManagerCommand({ controllers: [helloController] }).parseAsync(process.argv);
 // ─────────────────────────────────────────────────────────────────────────────────────────────────
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** A GET to the secure port, whose self-signed certificate is not checked here. */
-function get(url: string, token: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { rejectUnauthorized: false, headers: { authorization: `Bearer ${token}` } },
-      (res) => {
-        let body = '';
-        res.on('data', (d) => {
-          body += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'kube-rx-kcm-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,7 +89,7 @@ describe('kube-rx controller-manager', () => {
   it('runs the enabled controllers as leader, including a user controller, with /healthz per controller and /metrics', async () => {
     const signals = new EventEmitter();
     const lines: string[] = [];
-    const securePort = await freePort();
+    const securePort = await freeLocalPort();
     const kubeconfig = join(dir, 'kubeconfig');
     const run = controllerManagerCommand({
       logger: silentLogger,
@@ -174,13 +146,13 @@ describe('kube-rx controller-manager', () => {
     }
     const token = /token: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!;
     const base = `https://127.0.0.1:${securePort}`;
-    expect(await get(`${base}/healthz/hello-controller`, token)).toEqual({ status: 200, body: 'ok' });
-    expect(await get(`${base}/healthz/root-ca-certificate-publisher-controller`, token)).toEqual({
+    expect(await secureGet(`${base}/healthz/hello-controller`, token)).toEqual({ status: 200, body: 'ok' });
+    expect(await secureGet(`${base}/healthz/root-ca-certificate-publisher-controller`, token)).toEqual({
       status: 200,
       body: 'ok',
     });
-    expect((await get(`${base}/healthz`, token)).status).toBe(200);
-    const metrics = await get(`${base}/metrics`, token);
+    expect((await secureGet(`${base}/healthz`, token)).status).toBe(200);
+    const metrics = await secureGet(`${base}/metrics`, token);
     expect(metrics.body).toContain('workqueue_adds_total{name="hello"}');
     expect(metrics.body).toContain('kube_rx_reflector_lists_total{resource="namespaces",reason="initial"} 1');
     signals.emit('SIGTERM');

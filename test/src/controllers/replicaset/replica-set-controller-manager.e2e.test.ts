@@ -1,32 +1,22 @@
-// `kube-rx controller-manager --controllers replicaset,replicationcontroller` against the embedded API server: the registered controllers keep replica counts, their queues show in /metrics and their checks in /healthz.
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
-import { silentLogger } from '../../../../operators/logger.ts';
 import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
-import { controllerManagerCommand } from '../../../../src/controller-manager/command.ts';
 import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
 import { PODS, REPLICA_SETS, REPLICATION_CONTROLLERS } from '../../../../streams/resources.ts';
-import { freePort } from '../../scheduler/scheduler-process.ts';
+import {
+  type RunningControllerManager,
+  secureGet,
+  startControllerManager,
+} from '../../../helpers/controller-manager.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
-/** The body of a GET to the secure port (self-signed certificate not checked). */
-const fetchText = (url: string, token: string) =>
-  new Promise<string>((resolve, reject) => {
-    httpsGet(url, { rejectUnauthorized: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      let body = '';
-      res.on('data', (d) => {
-        body += d;
-      });
-      res.on('end', () => resolve(body));
-    }).on('error', reject);
-  });
+/** The body of a GET to the secure port. */
+const fetchText = async (url: string, token: string) => (await secureGet(url, token)).body;
 
 const owner = (kind: 'ReplicaSet' | 'ReplicationController', name: string): ReplicaSet => ({
   apiVersion: kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
@@ -43,9 +33,7 @@ describe('replicaset controllers in kube-rx controller-manager', { timeout: 60_0
   let server: RunningApiServer;
   let client: KubeApiClient;
   let dir: string;
-  const signals = new EventEmitter();
-  let run: Promise<unknown>;
-  const lines: string[] = [];
+  let manager: RunningControllerManager;
   let securePort: number;
 
   beforeAll(async () => {
@@ -57,39 +45,24 @@ describe('replicaset controllers in kube-rx controller-manager', { timeout: 60_0
       kubeConfig: { from: 'string', yaml: server.kubeconfig },
       qps: Number.POSITIVE_INFINITY,
     });
-    securePort = await freePort();
-    run = controllerManagerCommand({
-      logger: silentLogger,
-      signals,
-      stdout: { write: (l: string) => lines.push(l) },
-    })
-      .exitOverride()
-      .parseAsync(
-        [
-          '--kubeconfig',
-          kubeconfig,
-          '--controllers',
-          'replicaset,replicationcontroller',
-          '--secure-port',
-          String(securePort),
-          '--bind-address',
-          '127.0.0.1',
-        ],
-        { from: 'user' },
-      );
-    await waitFor(async () => expect(lines).toHaveLength(1), 20_000);
+    manager = await startControllerManager([
+      '--kubeconfig',
+      kubeconfig,
+      '--controllers',
+      'replicaset,replicationcontroller',
+    ]);
+    securePort = manager.securePort;
   });
 
   afterAll(async () => {
-    signals.emit('SIGTERM');
-    await run?.catch(() => undefined);
+    await manager?.stop();
     client?.close();
     await server?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('starts both by their aliases, keeps 2 pods for each owner, and serves their metrics and checks', async () => {
-    expect(JSON.parse(lines[0] as string).controllers).toEqual([
+    expect(manager.started.controllers).toEqual([
       'replicationcontroller-controller',
       'replicaset-controller',
     ]);
