@@ -27,9 +27,11 @@ import { CORE_EVENTS, EVENTS_V1, mirrorEvents } from './builtin/event-mirror.ts'
 import { evictPod } from './builtin/eviction.ts';
 import { loadServiceAccountKeys, type ServiceAccountKeys } from './builtin/service-account-token.ts';
 import { createTokenRequest } from './builtin/token-request.ts';
+import { enumCauses } from './enum-validation.ts';
 import { JsonPatchError, jsonPatch } from './json-patch.ts';
 import { isPlainObject, mergePatch } from './merge-patch.ts';
 import type { ObjectStore, StoredObject } from './object-store.ts';
+import { openApiSchemasOf } from './openapi/openapi-schemas.ts';
 import { apiVersionOf, fieldAt, type ResourceDef, resourceId } from './resource-table.ts';
 import { bothSelectors, fieldSelector, labelSelector, type Selector } from './selectors.ts';
 import { StrategicMergePatchError, strategicMergePatch } from './strategic-merge-patch.ts';
@@ -428,6 +430,7 @@ export class Registry {
     const kindRules = BUILTIN_VALIDATORS[resourceId(def)]?.(object, old) ?? [];
     const causes = [
       ...validateObject(def, object),
+      ...enumCauses(openApiSchemasOf(this), def, object),
       ...kindRules,
       ...(def.validate?.(object, old) ?? []),
       ...extra,
