@@ -64,6 +64,42 @@ const bad = (field: string, value: unknown, why: string): StatusCause => ({
   field,
 });
 
+/**
+ * A metav1.LabelSelector as upstream validates it: matchLabels keys and values, and each requirement's
+ * operator (In and NotIn need values, Exists and DoesNotExist take none, nothing else is an operator).
+ * A plain map (a Service's or a ReplicationController's selector) has no matchExpressions and is skipped.
+ */
+function labelSelectorCauses(selector: Record<string, unknown>, path: string, causes: StatusCause[]): void {
+  const expressions = selector.matchExpressions;
+  if (!Array.isArray(expressions)) return;
+  for (const [i, e] of (expressions as Record<string, unknown>[]).entries()) {
+    const at = `${path}.matchExpressions[${i}]`;
+    const values = Array.isArray(e?.values) ? e.values : [];
+    const op = e?.operator;
+    if (op === 'In' || op === 'NotIn') {
+      if (values.length === 0) {
+        causes.push({
+          type: 'FieldValueRequired',
+          message: "Required value: must be specified when `operator` is 'In' or 'NotIn'",
+          field: `${at}.values`,
+        });
+      }
+    } else if (op === 'Exists' || op === 'DoesNotExist') {
+      if (values.length > 0) {
+        causes.push({
+          type: 'FieldValueForbidden',
+          message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          field: `${at}.values`,
+        });
+      }
+    } else {
+      causes.push(bad(`${at}.operator`, op, 'not a valid selector operator'));
+    }
+    if (typeof e?.key !== 'string' || e.key === '') causes.push(required(`${at}.key`));
+    else if (qualifiedNameProblem(e.key)) causes.push(bad(`${at}.key`, e.key, qualifiedNameProblem(e.key)!));
+  }
+}
+
 /** Per-kind rules beyond the table's required paths. */
 function kindRules(def: ResourceDef, object: KubeObject, causes: StatusCause[]): void {
   if (
@@ -113,6 +149,10 @@ function kindRules(def: ResourceDef, object: KubeObject, causes: StatusCause[]):
     ) {
       causes.push(bad('spec.replicas', replicas, 'must be greater than or equal to 0'));
     }
+  }
+  const selector = fieldAt(object, 'spec.selector');
+  if (selector !== null && typeof selector === 'object' && !Array.isArray(selector)) {
+    labelSelectorCauses(selector as Record<string, unknown>, 'spec.selector', causes);
   }
   if (def.group === 'apps' && def.kind !== undefined) {
     const selector = fieldAt(object, 'spec.selector.matchLabels') as Record<string, string> | undefined;

@@ -1,4 +1,4 @@
-// Enumerated fields of built-in kinds: a value the kind does not allow is refused with kube-apiserver's "Unsupported value" and its field path.
+// Enumerated fields and label selectors of built-in kinds: a value the kind does not allow is refused with kube-apiserver's words and its field path.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,5 +63,45 @@ describe.skipIf(!KUBECTL)('enumerated fields', () => {
   it('accepts every allowed value', async () => {
     await ok(['create', '-f', '-'], pod({ restartPolicy: 'Never' }, { imagePullPolicy: 'IfNotPresent' }));
     await ok(['delete', 'pod', 'p', '--wait=false']);
+  });
+
+  const deployment = (expression: Record<string, unknown>) =>
+    JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: {
+        selector: { matchLabels: { app: 'd' }, matchExpressions: [expression] },
+        template: {
+          metadata: { labels: { app: 'd', tier: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      },
+    });
+
+  it.each([
+    [
+      'an operator that is none',
+      { key: 'tier', operator: 'Bogus', values: ['web'] },
+      'spec.selector.matchExpressions[0].operator: Invalid value: "Bogus": not a valid selector operator',
+    ],
+    [
+      'In without values',
+      { key: 'tier', operator: 'In' },
+      "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ],
+    [
+      'Exists with values',
+      { key: 'tier', operator: 'Exists', values: ['web'] },
+      "spec.selector.matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    ],
+  ])('refuses a selector with %s', async (_name, expression, message) => {
+    const r = await kubectl(['create', '--validate=false', '-f', '-'], deployment(expression));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('accepts a valid set-based selector', async () => {
+    await ok(['create', '-f', '-'], deployment({ key: 'tier', operator: 'In', values: ['web'] }));
   });
 });
