@@ -1,10 +1,15 @@
 // Test helper: kube-rx controller-manager run in this process on a free secure port, and GETs to that port.
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { silentLogger } from '../../operators/logger.ts';
 import { controllerManagerCommand } from '../../src/controller-manager/command.ts';
 import type { ControllerDescriptor } from '../../src/controller-manager/controller-context.ts';
+import { type EmbeddedCluster, embeddedCluster } from './embedded-cluster.ts';
 import { eventually } from './eventually.ts';
 
 /** A free TCP port on 127.0.0.1. */
@@ -84,4 +89,40 @@ export async function startControllerManager(
       await run.catch(() => undefined);
     },
   };
+}
+
+/** What {@link useControllerManager} gives a suite once its `beforeAll` hook has run. */
+export interface ControllerManagerSuite {
+  cluster: Omit<EmbeddedCluster, 'close'>;
+  manager: RunningControllerManager;
+  /** The admin token of the server's kubeconfig, for the secure port. */
+  token: string;
+}
+
+/**
+ * Registers hooks in the current suite that start the embedded API server, a client to it (see
+ * embeddedCluster) and `kube-rx controller-manager --kubeconfig <its kubeconfig> ...args`, and stop them all.
+ * Read the returned object's fields inside tests and hooks.
+ *
+ * @param args the command's other flags (e.g. `['--controllers', 'job']`)
+ */
+export function useControllerManager(args: string[]): ControllerManagerSuite {
+  const suite = {} as ControllerManagerSuite;
+  let cluster: EmbeddedCluster | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    cluster = await embeddedCluster();
+    dir = mkdtempSync(join(tmpdir(), 'kube-rx-kcm-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    await cluster.server.writeKubeconfig(kubeconfig);
+    suite.cluster = cluster;
+    suite.token = /token: (\S+)/.exec(cluster.server.kubeconfig)?.[1] ?? '';
+    suite.manager = await startControllerManager(['--kubeconfig', kubeconfig, ...args]);
+  });
+  afterAll(async () => {
+    await suite.manager?.stop();
+    await cluster?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return suite;
 }
