@@ -1,3 +1,4 @@
+// Authentication and RBAC end to end: kubectl, raw HTTPS with tokens and client certificates, access reviews.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';

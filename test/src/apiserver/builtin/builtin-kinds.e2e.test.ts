@@ -1,3 +1,4 @@
+// kubectl end to end against the built-in kinds and the admission chain: service accounts, RBAC, quotas, priority, ingresses.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
