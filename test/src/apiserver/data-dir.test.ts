@@ -1,55 +1,10 @@
 // --data-dir durability: SIGKILL the server between (and during) writes, restart, find every acknowledged write.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killApiServerChild, startApiServerChild } from './fixtures/api-server-child.ts';
 import { podManifest, request } from './fixtures/http.ts';
-
-const SERVE = resolve(import.meta.dirname, 'fixtures/serve.ts');
-
-interface Child {
-  proc: ChildProcess;
-  server: { url: string; caPem: string; token: string };
-}
-
-function startChild(dataDir: string): Promise<Child> {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(process.execPath, [SERVE, 'apiserver', '--port', '0', '--data-dir', dataDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, KUBE_RX_LOG_LEVEL: 'warn' },
-    });
-    let out = '';
-    let err = '';
-    proc.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const nl = out.indexOf('\n');
-      if (nl < 0) return;
-      const { url } = JSON.parse(out.slice(0, nl)) as { url: string };
-      resolvePromise({
-        proc,
-        server: {
-          url,
-          caPem: readFileSync(join(dataDir, 'ca.crt'), 'utf8'),
-          // The admin token the server generated and keeps in the data dir, as its kubeconfig carries.
-          token: readFileSync(join(dataDir, 'admin.token'), 'utf8').trim(),
-        },
-      });
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${err}`)));
-  });
-}
-
-function kill(child: Child): Promise<void> {
-  return new Promise((r) => {
-    if (child.proc.exitCode !== null || child.proc.signalCode !== null) return r();
-    child.proc.once('exit', () => r());
-    child.proc.kill('SIGKILL');
-  });
-}
 
 describe('the API server with --data-dir', () => {
   const dirs: string[] = [];
@@ -66,7 +21,7 @@ describe('the API server with --data-dir', () => {
     let lastRv = 0;
     let seq = 0;
     for (let round = 0; round < 3; round++) {
-      const child = await startChild(dataDir);
+      const child = await startApiServerChild(dataDir);
       try {
         const base = '/api/v1/namespaces/default/pods';
         // What survived the previous kill.
@@ -116,12 +71,12 @@ describe('the API server with --data-dir', () => {
         const inFlight = request(child.server, 'POST', base, {
           body: podManifest(`x${round}`, { n: 'x' }),
         }).catch(() => undefined);
-        await kill(child);
+        await killApiServerChild(child);
         const landed = await inFlight;
         if (landed?.status === 201)
           acknowledged.set(`x${round}`, { n: 'x', rv: landed.body.metadata.resourceVersion });
       } finally {
-        await kill(child);
+        await killApiServerChild(child);
       }
     }
   }, 60_000);

@@ -1,59 +1,15 @@
 // Durability of each engine: SIGKILL an API server process under a stream of writes at a random moment, restart, find every acknowledged write whole.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killApiServerChild, startApiServerChild } from '../fixtures/api-server-child.ts';
 import { request } from '../fixtures/http.ts';
 import { ETCD_BINARY, NO_ETCD, startPrivateEtcd } from './private-etcd.ts';
 
-const SERVE = resolve(import.meta.dirname, '../fixtures/serve.ts');
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 const WRITERS = 4;
 const ROUNDS = 3;
-
-interface Child {
-  proc: ChildProcess;
-  server: { url: string; caPem: string; token: string };
-}
-
-function startChild(dataDir: string, extra: string[]): Promise<Child> {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(
-      process.execPath,
-      [SERVE, 'apiserver', '--port', '0', '--data-dir', dataDir, ...extra],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBE_RX_LOG_LEVEL: 'warn' } },
-    );
-    let out = '';
-    let err = '';
-    proc.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const nl = out.indexOf('\n');
-      if (nl < 0) return;
-      const { url } = JSON.parse(out.slice(0, nl)) as { url: string };
-      resolvePromise({
-        proc,
-        server: {
-          url,
-          caPem: readFileSync(join(dataDir, 'ca.crt'), 'utf8'),
-          token: readFileSync(join(dataDir, 'admin.token'), 'utf8').trim(),
-        },
-      });
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${err}`)));
-  });
-}
-
-function kill(child: Child): Promise<void> {
-  return new Promise((r) => {
-    if (child.proc.exitCode !== null || child.proc.signalCode !== null) return r();
-    child.proc.once('exit', () => r());
-    child.proc.kill('SIGKILL');
-  });
-}
 
 /** A small seeded generator, so a failing kill moment can be replayed from the seed in the test name. */
 function random(seed: number): () => number {
@@ -76,7 +32,7 @@ async function killUnderWrites(dataDir: string, extra: string[], seed: number): 
   let value = 0;
   let checked = 0;
   for (let round = 0; round <= ROUNDS; round++) {
-    const child = await startChild(dataDir, extra);
+    const child = await startApiServerChild(dataDir, extra);
     try {
       const listed = await request(child.server, 'GET', CONFIGMAPS);
       expect(listed.status).toBe(200);
@@ -115,13 +71,13 @@ async function killUnderWrites(dataDir: string, extra: string[], seed: number): 
           inFlight.delete(key);
           if (++acked >= killAfter && !killed) {
             killed = true;
-            await kill(child);
+            await killApiServerChild(child);
           }
         }
       };
       await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
     } finally {
-      await kill(child);
+      await killApiServerChild(child);
     }
   }
   return checked;
