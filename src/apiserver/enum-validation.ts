@@ -1,20 +1,9 @@
 // enumCauses: the values a built-in kind's enumerated string fields may take, checked against its OpenAPI schema, in kube-apiserver's words.
 import type { StatusCause } from './api-status.ts';
+import { concrete } from './field-validation.ts';
 import { builtinSchemas } from './openapi/builtin-schemas.ts';
 import type { JsonSchema } from './openapi/json-schema.ts';
 import type { OpenApiSchemas } from './openapi/openapi-schemas.ts';
-
-/** Follows `$ref` and one-element `allOf` wrappers to the schema that says what a value holds. */
-function concrete(schema: JsonSchema | undefined, schemas: OpenApiSchemas): JsonSchema | undefined {
-  let s = schema;
-  for (let hops = 0; s && hops < 32; hops++) {
-    if (typeof s.$ref === 'string') s = schemas.resolve(s);
-    else if (Array.isArray(s.allOf) && s.allOf.length === 1 && s.properties === undefined)
-      s = s.allOf[0] as JsonSchema;
-    else return s;
-  }
-  return s;
-}
 
 function walk(
   value: unknown,
@@ -24,7 +13,7 @@ function walk(
   out: StatusCause[],
   depth: number,
 ): void {
-  const s = concrete(schema, schemas);
+  const s = schema && concrete(schema, schemas);
   if (!s || depth > 64 || value === null || value === undefined) return;
   if (typeof value === 'string') {
     const allowed = s.enum;

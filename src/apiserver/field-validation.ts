@@ -36,7 +36,7 @@ function fail(kind: string, message: string): never {
 type Node = JsonSchema | 'any' | 'skip';
 
 /** Follows `$ref` and single-element `allOf` wrappers to the schema that says what a value holds. */
-function concrete(schema: JsonSchema, schemas: SchemaLookup): JsonSchema | undefined {
+export function concrete(schema: JsonSchema, schemas: SchemaLookup): JsonSchema | undefined {
   let s: JsonSchema | undefined = schema;
   for (let hops = 0; s && hops < 32; hops++) {
     if (typeof s.$ref === 'string') {

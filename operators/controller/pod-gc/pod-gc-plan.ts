@@ -36,6 +36,17 @@ export function byEvictionAndCreation(a: Pod, b: Pod): number {
   return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
+/** The node names pods are bound to that are not among `nodes`: candidates for the orphan quarantine. */
+export function missingNodeNames(pods: readonly Pod[], nodes: readonly Node[]): Set<string> {
+  const known = new Set(nodes.map((n) => n.metadata.name ?? ''));
+  const missing = new Set<string>();
+  for (const p of pods) {
+    const node = p.spec.nodeName;
+    if (node && !known.has(node)) missing.add(node);
+  }
+  return missing;
+}
+
 /**
  * One pass of kube-controller-manager's pod GC over the informers' pods and nodes:
  * - `terminated`: with a threshold > 0, the terminated pods (not Pending, Running or Unknown) beyond the
@@ -87,11 +98,7 @@ export function podGCPlan(
       .sort(byEvictionAndCreation),
     'terminating_out_of_service',
   );
-  const missingNodes = new Set<string>();
-  for (const p of pods) {
-    const node = p.spec.nodeName;
-    if (node && !byName.has(node)) missingNodes.add(node);
-  }
+  const missingNodes = missingNodeNames(pods, nodes);
   take(
     pods.filter((p) => p.spec.nodeName && deletedNodes.has(p.spec.nodeName) && !byName.has(p.spec.nodeName)),
     'orphaned',

@@ -16,7 +16,11 @@ import {
   timer,
 } from 'rxjs';
 import type { Node, Pod, PodCondition } from '../../../operators/api/core-v1.ts';
-import { type PodGCReason, podGCPlan } from '../../../operators/controller/pod-gc/pod-gc-plan.ts';
+import {
+  missingNodeNames,
+  type PodGCReason,
+  podGCPlan,
+} from '../../../operators/controller/pod-gc/pod-gc-plan.ts';
 import { ApiError } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
@@ -127,10 +131,8 @@ export function podGCController(config: PodGCConfig): Observable<PodGCPass> {
   const pass = async (): Promise<PodGCPass> => {
     const podList = pods.getStore().list() as Pod[];
     const nodeList = nodes.getStore().list() as Node[];
-    const firstPlan = podGCPlan(podList, nodeList, config.terminatedPodThreshold, new Set());
-    const gone = await deletedNodes(firstPlan.missingNodes);
-    const plan =
-      gone.size > 0 ? podGCPlan(podList, nodeList, config.terminatedPodThreshold, gone) : firstPlan;
+    const gone = await deletedNodes(missingNodeNames(podList, nodeList));
+    const plan = podGCPlan(podList, nodeList, config.terminatedPodThreshold, gone);
     const deleted: { pod: string; reason: PodGCReason }[] = [];
     const failed: { pod: string; reason: PodGCReason; error: string }[] = [];
     await Promise.all(
