@@ -5,6 +5,7 @@ import { InvalidConfigError } from '../../operators/errors.ts';
 import { featureGatesFlag, portFlag } from '../cli/flag-parsers.ts';
 import { shutdownSignal } from '../cli/shutdown-signal.ts';
 import { createLogger } from '../logging/logger.ts';
+import { addEtcdFlags, type EtcdFlags, etcdOptions } from './etcd-flags.ts';
 import { KNOWN_FEATURE_GATES, startApiServer } from './index.ts';
 
 /**
@@ -14,33 +15,19 @@ import { KNOWN_FEATURE_GATES, startApiServer } from './index.ts';
  * @returns the commander command
  */
 export function apiserverCommand(): Command {
-  return new Command('apiserver')
-    .description(
-      'Run the embedded Kubernetes API server (a dev and test server in the spirit of envtest and kwok, not kube-apiserver)',
-    )
-    .option('--port <port>', 'port to listen on (0 picks a free one)', portFlag('--port'), 6443)
-    .option('--bind-address <address>', 'address to listen on; non-loopback needs a token', '127.0.0.1')
-    .option('--kubeconfig-out <path>', 'write a kubeconfig for kubectl --kubeconfig here')
-    .option(
-      '--data-dir <dir>',
-      'keep objects here in a SQLite database (objects.db, WAL, synced before each answer) and restore them on start; certificates and keys live here too',
-    )
-    .option(
-      '--etcd-servers <urls>',
-      'comma list of etcd v3 client URLs to keep objects in instead (several API servers may share one etcd)',
-      (v: string) =>
-        v
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== ''),
-    )
-    .option('--etcd-prefix <prefix>', 'the prefix of every key in etcd', '/registry')
-    .option(
-      '--etcd-compaction-interval <ms>',
-      'milliseconds between compactions of etcd history (0 disables)',
-      (v) => Number(v),
-      300_000,
-    )
+  return addEtcdFlags(
+    new Command('apiserver')
+      .description(
+        'Run the embedded Kubernetes API server (a dev and test server in the spirit of envtest and kwok, not kube-apiserver)',
+      )
+      .option('--port <port>', 'port to listen on (0 picks a free one)', portFlag('--port'), 6443)
+      .option('--bind-address <address>', 'address to listen on; non-loopback needs a token', '127.0.0.1')
+      .option('--kubeconfig-out <path>', 'write a kubeconfig for kubectl --kubeconfig here')
+      .option(
+        '--data-dir <dir>',
+        'keep objects here in a SQLite database (objects.db, WAL, synced before each answer) and restore them on start; certificates and keys live here too',
+      ),
+  )
     .option(
       '--token <token>',
       'the admin bearer token (user kube-rx-admin in system:masters) the kubeconfig carries; generated when absent',
@@ -78,27 +65,25 @@ export function apiserverCommand(): Command {
       featureGatesFlag('--feature-gates', KNOWN_FEATURE_GATES),
     )
     .action(
-      async (opts: {
-        port: number;
-        bindAddress: string;
-        kubeconfigOut?: string;
-        dataDir?: string;
-        etcdServers?: string[];
-        etcdPrefix: string;
-        etcdCompactionInterval: number;
-        token?: string;
-        tokenFile?: string;
-        tokenAuthFile?: string;
-        anonymousAuth: boolean;
-        insecureAllowUnauthenticated: boolean;
-        authorizationMode: string;
-        plainHttp: boolean;
-        bookmarkInterval: number;
-        featureGates?: Record<string, boolean>;
-      }) => {
+      async (
+        opts: EtcdFlags & {
+          port: number;
+          bindAddress: string;
+          kubeconfigOut?: string;
+          dataDir?: string;
+          token?: string;
+          tokenFile?: string;
+          tokenAuthFile?: string;
+          anonymousAuth: boolean;
+          insecureAllowUnauthenticated: boolean;
+          authorizationMode: string;
+          plainHttp: boolean;
+          bookmarkInterval: number;
+          featureGates?: Record<string, boolean>;
+        },
+      ) => {
         const logger = createLogger().child({ command: 'apiserver' });
-        if (!Number.isFinite(opts.etcdCompactionInterval) || opts.etcdCompactionInterval < 0)
-          throw new InvalidConfigError('--etcd-compaction-interval', 'must be a number of milliseconds >= 0');
+        const etcd = etcdOptions(opts);
         if (opts.token && opts.tokenFile)
           throw new InvalidConfigError('--token-file', 'give either --token or --token-file');
         let token = opts.token;
@@ -113,13 +98,7 @@ export function apiserverCommand(): Command {
           port: opts.port,
           bindAddress: opts.bindAddress,
           dataDir: opts.dataDir,
-          ...(opts.etcdServers?.length
-            ? {
-                etcdServers: opts.etcdServers,
-                etcdPrefix: opts.etcdPrefix,
-                etcdCompactionIntervalMs: opts.etcdCompactionInterval,
-              }
-            : {}),
+          ...etcd,
           token,
           ...(opts.tokenAuthFile ? { tokenAuthFile: opts.tokenAuthFile } : {}),
           anonymousAuth: opts.anonymousAuth,

@@ -72,10 +72,16 @@ export interface NodeAgentOptions {
    * Default: no kubelet server.
    */
   kubeletPort?: number;
-  /** More of the embedded API server's settings (authentication, authorization, feature gates). */
+  /** More of the embedded API server's settings (authentication, authorization, feature gates, etcd storage). */
   apiServer?: Pick<
     ApiServerOptions,
-    'tokenAuthFile' | 'anonymousAuth' | 'authorizationMode' | 'featureGates'
+    | 'tokenAuthFile'
+    | 'anonymousAuth'
+    | 'authorizationMode'
+    | 'featureGates'
+    | 'etcdServers'
+    | 'etcdPrefix'
+    | 'etcdCompactionIntervalMs'
   >;
   /** Client-side write rate limit (`--kube-api-qps`, `--kube-api-burst`). */
   qps?: number;

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { Logger } from '../../operators/logger.ts';
+import { addEtcdFlags, type EtcdFlags, etcdOptions } from '../apiserver/etcd-flags.ts';
 import { KNOWN_FEATURE_GATES } from '../apiserver/index.ts';
 import { featureGatesFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
@@ -20,7 +21,7 @@ import { prometheusWorkQueueMetrics } from '../metrics/prometheus-work-queue-met
 import { reflectorMetrics } from '../metrics/reflector-metrics.ts';
 import { startNodeAgent } from './node-agent.ts';
 
-interface Flags extends PodSourceFlags {
+interface Flags extends PodSourceFlags, EtcdFlags {
   kubeconfig?: string;
   inCluster?: boolean;
   port: number;
@@ -52,17 +53,20 @@ export interface UpCommandDeps {
  * first signal drains within `--shutdown-grace-period` and exits 0, a second exits at once.
  */
 export function upCommand(deps: UpCommandDeps = {}): Command {
-  return addPodSourceOptions(
-    new Command('up').description(
-      'run the node agent: the embedded API server (or --kubeconfig), node registration and lease, informers, pod config, /readyz',
-    ),
+  return addEtcdFlags(
+    addPodSourceOptions(
+      new Command('up').description(
+        'run the node agent: the embedded API server (or --kubeconfig), node registration and lease, informers, pod config, /readyz',
+      ),
+    )
+      .option('--kubeconfig <path>', 'use this cluster instead of the embedded API server')
+      .addOption(new Option('--in-cluster', 'use the in-cluster service account').conflicts('kubeconfig'))
+      .option('--port <port>', 'the embedded API server port (0 picks a free one)', portFlag('--port'), 6443)
+      .option('--bind-address <address>', 'the embedded API server address', '127.0.0.1')
+      .option('--token <token>', 'bearer token of the embedded API server (needed off loopback)')
+      .option('--data-dir <dir>', 'persist the embedded API server here (default: memory only)'),
+    'embedded API server: ',
   )
-    .option('--kubeconfig <path>', 'use this cluster instead of the embedded API server')
-    .addOption(new Option('--in-cluster', 'use the in-cluster service account').conflicts('kubeconfig'))
-    .option('--port <port>', 'the embedded API server port (0 picks a free one)', portFlag('--port'), 6443)
-    .option('--bind-address <address>', 'the embedded API server address', '127.0.0.1')
-    .option('--token <token>', 'bearer token of the embedded API server (needed off loopback)')
-    .option('--data-dir <dir>', 'persist the embedded API server here (default: memory only)')
     .option(
       '--kubeconfig-out <path>',
       "where the embedded server's kubeconfig is written",
@@ -105,6 +109,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
       const sourceOptions = podSourceOptions(flags);
       const nodeName = sourceOptions.nodeName;
       const grace = parseGoDuration('--shutdown-grace-period', flags.shutdownGracePeriod);
+      const etcd = etcdOptions(flags);
       const { requested, dispose } = shutdownSignal(deps.signals, undefined, logger);
       try {
         const agent = await startNodeAgent({
@@ -119,6 +124,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
           healthPort: flags.healthPort,
           ...(flags.kubeletPort ? { kubeletPort: flags.kubeletPort } : {}),
           apiServer: {
+            ...etcd,
             ...(flags.tokenAuthFile ? { tokenAuthFile: flags.tokenAuthFile } : {}),
             anonymousAuth: flags.anonymousAuth,
             authorizationMode: flags.authorizationMode,

@@ -1,10 +1,13 @@
-// kube-rx up's flags for the embedded API server: authentication, authorization and feature gates reach it.
-import { mkdtemp, rm } from 'node:fs/promises';
+// kube-rx up's flags for the embedded API server: authentication, authorization, feature gates and etcd storage reach it.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { upCommand } from '../../../src/node-agent/up-command.ts';
 import { request } from '../apiserver/fixtures/http.ts';
+import { NO_ETCD, startPrivateEtcd } from '../apiserver/storage/private-etcd.ts';
 
 describe('kube-rx up: embedded API server flags', () => {
   it('refuses an unknown feature gate, naming the flag, before starting anything', async () => {
@@ -65,4 +68,66 @@ describe('kube-rx up: embedded API server flags', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('refuses a negative --etcd-compaction-interval, naming the flag, before starting anything', async () => {
+    const command = upCommand()
+      .exitOverride()
+      .configureOutput({ writeErr: () => {} });
+    await expect(
+      command.parseAsync(['--etcd-servers', 'http://127.0.0.1:1', '--etcd-compaction-interval', '-5'], {
+        from: 'user',
+      }),
+    ).rejects.toThrow('--etcd-compaction-interval');
+  });
+
+  it.skipIf(NO_ETCD !== '')(
+    `keeps the embedded API server's objects in etcd with --etcd-servers${NO_ETCD}`,
+    async () => {
+      const etcd = await startPrivateEtcd(60);
+      const dir = await mkdtemp(join(tmpdir(), 'kube-rx-up-etcd-'));
+      const lines: string[] = [];
+      let stop!: () => void;
+      const signals = {
+        on: (_sig: string, fn: () => void) => {
+          stop = fn;
+        },
+        off: () => {},
+      };
+      const kubeconfig = join(dir, 'kubeconfig');
+      const done = upCommand({ stdout: { write: (l: string) => lines.push(l) }, signals }).parseAsync(
+        [
+          ...['--port', '0', '--health-port', '0', '--kubelet-port', '0', '--node-name', 'etcd-node'],
+          ...['--kubeconfig-out', kubeconfig, '--etcd-servers', etcd.url, '--etcd-prefix', '/up-test'],
+        ],
+        { from: 'user' },
+      );
+      const client = new Etcd3({ hosts: etcd.url });
+      try {
+        for (let i = 0; i < 200 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        const { server } = JSON.parse(lines[0]!);
+        // biome-ignore lint/suspicious/noExplicitAny: the kubeconfig is read field by field
+        const config = load(await readFile(kubeconfig, 'utf8')) as any;
+        const token = config.users[0].user.token as string;
+        process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+        const created = await request(
+          { url: server, caPem: '', token },
+          'POST',
+          '/api/v1/namespaces/default/configmaps',
+          {
+            body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { a: '1' } },
+          },
+        );
+        expect(created.status).toBe(201);
+        expect(await client.get('/up-test/configmaps/default/kept').exists()).toBe(true);
+      } finally {
+        delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+        client.close();
+        stop?.();
+        await done.catch(() => {});
+        await etcd.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
