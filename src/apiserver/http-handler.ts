@@ -146,6 +146,20 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * An error's Status in the encoding the request negotiated, as kube-apiserver writes errors: protobuf when an
+ * API request's Accept prefers it, JSON otherwise (and when the Accept header itself was the error).
+ */
+function statusBody(req: IncomingMessage, status: unknown): unknown {
+  const path = req.url ?? '';
+  if (!path.startsWith('/api/') && !path.startsWith('/apis/')) return status;
+  try {
+    return negotiate(req.headers.accept, false, true) === 'protobuf' ? encodeObject(status) : status;
+  } catch {
+    return status;
+  }
+}
+
 /** Sends a body: a string as is, a Uint8Array as protobuf, anything else as JSON. */
 function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
   const proto = body instanceof Uint8Array;
@@ -728,19 +742,16 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
           return;
         }
         if (error instanceof ApiStatusError) {
-          send(res, error.statusCode, error.status);
+          send(res, error.statusCode, statusBody(req, error.status));
           return;
         }
         log.error({ err: error, method: req.method, url: req.url }, 'internal error');
-        send(
-          res,
+        const internal = new ApiStatusError(
           500,
-          new ApiStatusError(
-            500,
-            'InternalError',
-            `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`,
-          ).status,
+          'InternalError',
+          `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`,
         );
+        send(res, 500, statusBody(req, internal.status));
       })
       .finally(() => {
         log.debug(

@@ -267,9 +267,31 @@ describe('protobuf over HTTP', () => {
       body: Buffer.from(encodeEnvelope('v1', 'ConfigMap', new Uint8Array([0x0a, 0x02, 0x08, 0x01]))),
     });
     expect(res.status).toBe(400);
-    const status = (await res.json()) as Json;
+    expect(res.headers.get('content-type')).toBe(PROTOBUF_CONTENT_TYPE);
+    const status = decodeObject(new Uint8Array(await res.arrayBuffer())) as Json;
     expect(status).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
     expect(String(status.message)).toMatch(/ConfigMap\.metadata.*wire type/);
+  });
+
+  it('answers errors in the negotiated encoding, as kube-apiserver does: protobuf when preferred, else JSON', async () => {
+    const missing = '/api/v1/namespaces/default/configmaps/never-made';
+    const proto = await call('GET', missing);
+    expect(proto).toMatchObject({ status: 404, type: PROTOBUF_CONTENT_TYPE });
+    expect(proto.body).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'NotFound',
+      code: 404,
+      message: 'configmaps "never-made" not found',
+      details: { name: 'never-made', kind: 'configmaps' },
+    });
+    const json = await call('GET', missing, undefined, { Accept: 'application/json' });
+    expect(json).toMatchObject({ status: 404, type: 'application/json', body: proto.body });
+    // a Table request's error stays JSON, as the Table itself does
+    const table = await call('GET', missing, undefined, {
+      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json',
+    });
+    expect(table).toMatchObject({ status: 404, type: 'application/json' });
   });
 
   it('lists in protobuf with the list metadata', async () => {
