@@ -56,6 +56,41 @@ export interface DeleteOptions extends NamespaceOption {
   dryRun?: boolean;
 }
 
+/** Options of an update: a subresource such as `finalize` (a namespace's) is PUT instead of the object. */
+export interface UpdateOptions extends WriteOptions {
+  subresource?: string;
+}
+
+/** A DELETE on a collection (verb `deletecollection`): the delete options and which objects it takes. */
+export interface DeleteCollectionOptions extends DeleteOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/** One resource as discovery lists it (metav1.APIResource); `name` is the plural, `pods/status` a subresource. */
+export interface ApiResource {
+  name: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: readonly string[];
+}
+
+/** One group-version's resources (metav1.APIResourceList); `groupVersion` is `v1` or `apps/v1`, unparsed. */
+export interface ApiResourceList {
+  groupVersion: string;
+  resources: readonly ApiResource[];
+}
+
+/**
+ * What discovery found at each group's preferred version (client-go's ServerPreferredResources): the lists
+ * read, and the group-versions whose list could not be read (client-go's ErrGroupDiscoveryFailed), so a
+ * caller can act on what it has and report the rest.
+ */
+export interface ServerResources {
+  lists: readonly ApiResourceList[];
+  failed: readonly { groupVersion: string; message: string }[];
+}
+
 /** A pod binding (the scheduler's write): binds `namespace/name` to `nodeName`. */
 export interface PodBinding {
   namespace: string;
@@ -100,7 +135,7 @@ export interface ApiClient {
   update<T extends KubeObject = KubeObject>(
     resource: ResourceDescriptor,
     object: T,
-    options?: WriteOptions,
+    options?: UpdateOptions,
   ): Observable<T>;
   updateStatus<T extends KubeObject = KubeObject>(
     resource: ResourceDescriptor,
@@ -120,6 +155,16 @@ export interface ApiClient {
     options?: DeleteOptions,
   ): Observable<KubeObject | Status>;
   bind(binding: PodBinding, options?: WriteOptions): Observable<Status>;
+  /**
+   * Optional (fakes may leave it out): DELETE on the collection of one namespace (or of a cluster-scoped
+   * resource), as client-go's DeleteCollection; answers the server's Status or list.
+   */
+  deleteCollection?(
+    resource: ResourceDescriptor,
+    options?: DeleteCollectionOptions,
+  ): Observable<KubeObject | Status>;
+  /** Optional (fakes may leave it out): discovery of every group's preferred version ({@link ServerResources}). */
+  serverPreferredResources?(): Observable<ServerResources>;
 }
 
 /** Which slice of a resource a ListerWatcher sees. */

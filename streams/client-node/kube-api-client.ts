@@ -1,9 +1,12 @@
 // The ApiClient over HTTP: paths, query parameters, request timeouts, retried reads and rate-limited writes.
 import {
   asyncScheduler,
+  catchError,
   defer,
+  forkJoin,
   map,
   Observable,
+  of,
   retry,
   type SchedulerLike,
   switchMap,
@@ -24,6 +27,8 @@ import { type Logger, silentLogger } from '../../operators/logger.ts';
 import type { KubeObject, ObjectList, Status, WatchEvent } from '../../operators/types.ts';
 import type {
   ApiClient,
+  ApiResourceList,
+  DeleteCollectionOptions,
   DeleteOptions,
   MetadataOption,
   NamespaceOption,
@@ -31,6 +36,8 @@ import type {
   PatchType,
   PodBinding,
   ResourceDescriptor,
+  ServerResources,
+  UpdateOptions,
   WriteOptions,
 } from '../api-client.ts';
 import type { ListOptions, WatchOptions } from '../ports.ts';
@@ -409,13 +416,14 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
         });
       }),
 
-    update: <T extends KubeObject>(resource: ResourceDescriptor, object: T, options: WriteOptions = {}) =>
+    update: <T extends KubeObject>(resource: ResourceDescriptor, object: T, options: UpdateOptions = {}) =>
       defer(() => {
         const n = requireName(resource, object.metadata?.name);
         const ns = requireNamespace(resource, options.namespace || object.metadata?.namespace);
-        return write<T>(`update ${resourceName(resource)} ${ns ? `${ns}/` : ''}${n}`, {
+        const sub = options.subresource ? ` ${options.subresource}` : '';
+        return write<T>(`update${sub} ${resourceName(resource)} ${ns ? `${ns}/` : ''}${n}`, {
           method: 'PUT',
-          path: pathOf(resource, ns, n) + query(writeOptions(options)),
+          path: pathOf(resource, ns, n, options.subresource) + query(writeOptions(options)),
           body: JSON.stringify(object),
         });
       }),
@@ -474,6 +482,63 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
           path: pathOf(resource, ns, n),
           body: JSON.stringify(body),
         });
+      }),
+
+    deleteCollection: (resource: ResourceDescriptor, options: DeleteCollectionOptions = {}) =>
+      defer(() => {
+        const ns = requireNamespace(resource, options.namespace);
+        const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+        if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
+        if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
+        if (options.dryRun) body.dryRun = ['All'];
+        return write<KubeObject | Status>(
+          `delete collection ${resourceName(resource)}${ns ? ` in ${ns}` : ''}`,
+          {
+            method: 'DELETE',
+            path:
+              pathOf(resource, ns) +
+              query({ labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
+            body: JSON.stringify(body),
+          },
+        );
+      }),
+
+    serverPreferredResources: () =>
+      defer(() => {
+        const get = <T>(path: string) => read<T>(`discovery ${path}`, { method: 'GET', path });
+        const core$ = get<{ versions?: string[] }>('/api').pipe(map((a) => a.versions?.[0] ?? 'v1'));
+        const groups$ = get<{ groups?: { preferredVersion?: { groupVersion?: string } }[] }>('/apis').pipe(
+          map((a) => (a.groups ?? []).flatMap((g) => g.preferredVersion?.groupVersion ?? [])),
+        );
+        return forkJoin([core$, groups$]).pipe(
+          switchMap(([core, groupVersions]) =>
+            forkJoin(
+              [core, ...groupVersions].map((gv) =>
+                get<{ resources?: ApiResourceList['resources'] }>(
+                  gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`,
+                ).pipe(
+                  map((l) => ({
+                    list: { groupVersion: gv, resources: l.resources ?? [] } as ApiResourceList,
+                  })),
+                  catchError((error: unknown) =>
+                    of({
+                      failed: {
+                        groupVersion: gv,
+                        message: error instanceof Error ? error.message : String(error),
+                      },
+                    }),
+                  ),
+                ),
+              ),
+            ),
+          ),
+          map(
+            (answers): ServerResources => ({
+              lists: answers.flatMap((a) => ('list' in a ? [a.list] : [])),
+              failed: answers.flatMap((a) => ('failed' in a ? [a.failed] : [])),
+            }),
+          ),
+        );
       }),
 
     bind: (binding: PodBinding, options: WriteOptions = {}) =>
