@@ -29,7 +29,7 @@ import {
   resumeReflectorState,
   stepReflector,
 } from './list-watch-state.ts';
-import type { ListerWatcher } from './ports.ts';
+import type { ListerWatcher, WatchOptions } from './ports.ts';
 import { stallWindow } from './stall-window.ts';
 
 /** What a metrics sink can read of one running listWatch at any time (a scrape). */
@@ -148,6 +148,10 @@ function nonNegative(field: string, value: number | undefined, fallback: number,
  * after a backoff (800 ms doubling to 30 s, jitter; `Retry-After` is honoured). The backoff starts over
  * when a watch delivered a good event or bookmark since the previous failure, so only consecutive
  * failures wait longer and longer. Only a custom backoff that gives up ends the stream, with an error.
+ * Every watch carries `responseHeadHedgeMs` (with learning on): four times the slowest recent answered
+ * request (a list page, a watch-list's first event), 2 × `stallFloorMs` before any, within the floor and
+ * `inactivityTimeoutMs`; an HTTP client then sends a watch whose response head is that late once more
+ * beside it, so a request the server will never answer does not hold the stream up to the ceiling.
  *
  * Health and metrics: every restart (a watch's or watch-list's end, a failed list) and every (re)list is a
  * new `config.health` value (`restarts`, `lastRestart`, `lists`, `lastList`) and a call of `config.metrics`.
@@ -410,7 +414,9 @@ export function listWatch<T extends KubeObject = KubeObject>(
               answered = true;
               if (learning) {
                 const items = Array.isArray(page?.items) ? page.items.length : 0;
-                stall.pageAnswered(scheduler.now() - startedAt, items);
+                const ms = scheduler.now() - startedAt;
+                stall.pageAnswered(ms, items);
+                stall.headAnswered(ms);
               }
               dispatch(gen, { type: 'listPage', page });
             },
@@ -435,10 +441,11 @@ export function listWatch<T extends KubeObject = KubeObject>(
           const gen = generation;
           const startedAt = scheduler.now();
           let events = 0;
-          const options = {
+          const options: WatchOptions = {
             ...command.options,
             timeoutSeconds: Math.floor(minWatchTimeoutSeconds * (1 + random())),
           };
+          if (learning) options.responseHeadHedgeMs = stall.headWindow();
           armInactivity(gen);
           const stream = command.options.sendInitialEvents
             ? { startedAt, events: 0, lastAt: startedAt }
@@ -455,6 +462,8 @@ export function listWatch<T extends KubeObject = KubeObject>(
               const now = scheduler.now();
               lastActivity = lastEventAt = now;
               if (stream) {
+                // a watch-list's first event comes right after its response head: the server's pace
+                if (learning && stream.events === 0) stall.headAnswered(now - startedAt);
                 stream.events++;
                 stream.lastAt = now;
               }

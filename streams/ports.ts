@@ -13,7 +13,10 @@ export interface ListOptions {
   timeoutSeconds?: number;
 }
 
-/** Options of a watch call, with the API server's query parameter names. */
+/**
+ * Options of a watch call, with the API server's query parameter names, plus one hint to the client that
+ * is not sent to the server (`responseHeadHedgeMs`).
+ */
 export interface WatchOptions {
   resourceVersion?: string;
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
@@ -22,6 +25,15 @@ export interface WatchOptions {
   timeoutSeconds?: number;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * A hint for HTTP clients, never a query parameter: when the watch's response head (status line and
+   * headers) has not arrived after this many ms, send the same request once more beside it and keep
+   * whichever head comes first, aborting the other. The first request keeps its place (an API server
+   * queuing it under priority and fairness still answers it); a request that will never be answered no
+   * longer holds the watch up to the inactivity window. Absent or 0: no second request. listWatch sets it
+   * from the pace of answered requests; fakes and clients without a response head ignore it.
+   */
+  responseHeadHedgeMs?: number;
 }
 
 /**

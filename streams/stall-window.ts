@@ -20,6 +20,10 @@ export const BOOKMARK_SAMPLES = 4;
 export const PAGE_SAMPLES = 8;
 /** A list page may take this many times the longest recent page (scaled by its expected size). */
 export const PAGE_FACTOR = 4;
+/** How many recent answered requests the response-head estimate keeps. */
+export const HEAD_SAMPLES = 8;
+/** A watch's response head is hedged after this many times the slowest recent answer. */
+export const HEAD_FACTOR = 4;
 
 /**
  * The learned window: pure (times are passed in, read by the caller from its SchedulerLike) and owned by
@@ -43,6 +47,13 @@ export const PAGE_FACTOR = 4;
  * its pages: {@link PAGE_FACTOR} × the longest of the last {@link PAGE_SAMPLES} pages, scaled up by the
  * page's expected size, within [floor, the list's ceiling]. A page abandoned at its window counts as a
  * page that took that long, so windows that were too short grow fourfold at each retry.
+ *
+ * Response heads: how long a watch may wait for its response head (status line and headers) before the
+ * HTTP client sends it again beside the first (`WatchOptions.responseHeadHedgeMs`) is
+ * {@link HEAD_FACTOR} × the slowest of the last {@link HEAD_SAMPLES} answered requests (a list page's
+ * whole answer, a watch-list's first event), within [floor, ceiling]; until a request was answered it is
+ * {@link GAP_FACTOR} × the floor (2 s at the defaults): nothing is known of the server yet, and the hedge
+ * leaves the first request waiting where it is, so a short bound costs at most one extra request.
  */
 export interface StallWindow {
   /** A watch (or watch-list) request began at `at`. */
@@ -64,6 +75,10 @@ export interface StallWindow {
    * `ceilingMs` until a page was answered.
    */
   pageWindow(ceilingMs: number, expectedItems: number): number;
+  /** A request was answered `ms` after it was sent (a list page, a watch-list's first event). */
+  headAnswered(ms: number): void;
+  /** How long a watch may wait for its response head before it is hedged, in ms, within [floor, ceiling]. */
+  headWindow(): number;
 }
 
 function clamp(value: number, floor: number, ceiling: number): number {
@@ -108,6 +123,9 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
   const pagePerItemMs = new Float64Array(PAGE_SAMPLES);
   let pageCount = 0;
   let pageNext = 0;
+  const headMs = new Float64Array(HEAD_SAMPLES);
+  let headCount = 0;
+  let headNext = 0;
 
   /** After a stall, the window of the next watch until something is learned; none before any stall. */
   let probation: number | undefined;
@@ -167,6 +185,15 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
       const byPage = maxOf(pageMs, pageCount);
       const byItems = maxOf(pagePerItemMs, pageCount) * Math.max(1, expectedItems);
       return clamp(PAGE_FACTOR * Math.max(byPage, byItems), Math.min(floor, ceilingMs), ceilingMs);
+    },
+    headAnswered(ms) {
+      headMs[headNext] = Math.max(0, ms);
+      headNext = (headNext + 1) % HEAD_SAMPLES;
+      headCount++;
+    },
+    headWindow() {
+      if (headCount === 0) return clamp(GAP_FACTOR * floor, floor, ceiling);
+      return clamp(HEAD_FACTOR * maxOf(headMs, headCount), floor, ceiling);
     },
   };
 }

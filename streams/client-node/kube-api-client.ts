@@ -9,6 +9,7 @@ import {
   of,
   retry,
   type SchedulerLike,
+  type Subscription,
   switchMap,
   throwError,
   timeout,
@@ -83,6 +84,11 @@ export interface KubeApiClient extends ApiClient {
   readonly namespace: string;
   /** Ends the client: closes idle keep-alive connections and releases the kubeconfig; requests already on the wire are not affected. */
   close(): void;
+}
+
+/** One request of a watch waiting for its response head (see `WatchOptions.responseHeadHedgeMs`). */
+interface HeadAttempt {
+  sub: Subscription | undefined;
 }
 
 const CONTENT_TYPES: Record<PatchType, string> = {
@@ -327,35 +333,84 @@ export function kubeApiClient(config: KubeApiClientConfig = {}): KubeApiClient {
           fieldSelector: options.fieldSelector,
         });
       logger.trace({ method: 'GET', path }, 'watch');
+      const spec: HttpRequestSpec = {
+        method: 'GET',
+        path,
+        headers: { ...baseHeaders, ...acceptHeader(options, 'object') },
+      };
+      const hedgeMs = options.responseHeadHedgeMs;
       const text$ = new Observable<string>((subscriber) => {
+        /** The requests still waiting for their head: the first, and the hedge once it is sent. */
+        const waiting = new Set<HeadAttempt>();
+        let winner: HeadAttempt | undefined;
         let head: { statusCode: number; headers: HttpAnswer['headers'] } | undefined;
         let errorBody = '';
-        return http
-          .stream({ method: 'GET', path, headers: { ...baseHeaders, ...acceptHeader(options, 'object') } })
-          .pipe(
-            timeout({
-              first: requestTimeoutMs,
-              with: () => throwError(() => new TimeoutError(what, requestTimeoutMs)),
-              scheduler,
-            }),
-          )
-          .subscribe({
+        let hedge: Subscription | undefined;
+        const drop = (keep?: HeadAttempt) => {
+          for (const attempt of waiting) if (attempt !== keep) attempt.sub?.unsubscribe();
+          waiting.clear();
+          hedge?.unsubscribe();
+        };
+        const headTimer = scheduler.schedule(() => {
+          drop();
+          subscriber.error(new TimeoutError(what, requestTimeoutMs));
+        }, requestTimeoutMs);
+
+        const send = (): void => {
+          const attempt: HeadAttempt = { sub: undefined };
+          waiting.add(attempt);
+          const settle = () => {
+            waiting.delete(attempt);
+            // before any head, an end is passed on only when no other request is still waiting for one
+            return winner === attempt || (winner === undefined && waiting.size === 0);
+          };
+          attempt.sub = http.stream(spec).subscribe({
             next: (part) => {
               if (part.type === 'head') {
+                if (winner) return;
+                winner = attempt;
+                headTimer.unsubscribe();
+                drop(attempt);
                 head = { statusCode: part.statusCode, headers: part.headers };
-              } else if (head && head.statusCode >= 200 && head.statusCode < 300) {
+              } else if (winner !== attempt || !head) {
+                return;
+              } else if (head.statusCode >= 200 && head.statusCode < 300) {
                 subscriber.next(part.text);
               } else if (errorBody.length < 65_536) {
                 errorBody += part.text;
               }
             },
-            error: (error) => subscriber.error(error),
+            error: (error) => {
+              if (settle()) subscriber.error(error);
+            },
             complete: () => {
+              if (!settle()) return;
               if (head && (head.statusCode < 200 || head.statusCode >= 300)) {
                 subscriber.error(apiErrorFromAnswer({ ...head, body: errorBody }));
               } else subscriber.complete();
             },
           });
+        };
+
+        send();
+        if (
+          hedgeMs !== undefined &&
+          hedgeMs > 0 &&
+          Number.isFinite(hedgeMs) &&
+          !winner &&
+          !subscriber.closed
+        ) {
+          hedge = scheduler.schedule(() => {
+            if (winner || waiting.size === 0) return;
+            logger.info({ what, hedgeMs }, 'no response head yet; sending the watch again beside it');
+            send();
+          }, hedgeMs);
+        }
+        return () => {
+          headTimer.unsubscribe();
+          drop();
+          winner?.sub?.unsubscribe();
+        };
       });
       return text$.pipe(decodeWatchLines(resourceName(resource))) as Observable<WatchEvent<T>>;
     });
