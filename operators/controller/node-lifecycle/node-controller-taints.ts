@@ -1,4 +1,4 @@
-// nodeControllerTaints: the taints the node lifecycle controller wants on a node (NoSchedule by condition, NoExecute by readiness), pure.
+// nodeControllerTaints: the taints the node lifecycle controller wants on a node (NoSchedule by condition, NoExecute by readiness) and the NoExecute swap of its rate-limited tainter, pure.
 import type { Node, NodeCondition, Taint } from '../../api/core-v1.ts';
 
 /** Well-known taint keys the node lifecycle controller owns. */
@@ -41,14 +41,16 @@ const owned = (t: Taint) =>
  * @param node the node (its conditions after this pass's update)
  * @param observedReady the Ready condition the pass read before updating it
  * @param now the controller's clock, ms
- * @param noExecute false while every zone is fully disrupted (the controller then removes NoExecute taints)
+ * @param noExecute true: NoExecute from `observedReady` as above; false: none (every NoExecute taint of the
+ *   controller removed); `'keep'`: the node's NoExecute taints left as they are (the controller's rate-limited
+ *   tainter owns them, see {@link swapNoExecuteTaint})
  * @returns the full new `spec.taints`, or undefined for no change
  */
 export function nodeControllerTaints(
   node: Node,
   observedReady: NodeCondition | undefined,
   now: number,
-  noExecute = true,
+  noExecute: boolean | 'keep' = true,
 ): Taint[] | undefined {
   const conditions = node.status?.conditions ?? [];
   const wanted: Taint[] = [];
@@ -57,9 +59,14 @@ export function nodeControllerTaints(
       wanted.push({ key, effect: 'NoSchedule' });
   }
   if (node.spec?.unschedulable) wanted.push({ key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' });
-  if (noExecute && observedReady?.status === 'False')
+  if (noExecute === 'keep') {
+    for (const t of node.spec?.taints ?? []) {
+      if (t.effect === 'NoExecute' && NO_EXECUTE_KEYS.has(t.key))
+        wanted.push({ key: t.key, effect: t.effect });
+    }
+  } else if (noExecute === true && observedReady?.status === 'False')
     wanted.push({ key: TAINT_NODE_NOT_READY, effect: 'NoExecute' });
-  if (noExecute && observedReady?.status === 'Unknown') {
+  if (noExecute === true && observedReady?.status === 'Unknown') {
     wanted.push({ key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' });
   }
 
@@ -72,4 +79,37 @@ export function nodeControllerTaints(
     ...existing.filter((t) => !owned(t) || wanted.some((w) => same(t, w))),
     ...wanted.filter((w) => !have.some((h) => same(h, w))).map((w) => ({ ...w, timeAdded: stamp })),
   ];
+}
+
+/** The NoExecute taint a Ready condition status calls for: not-ready for False, unreachable for Unknown. */
+export function noExecuteTaintKey(status: NodeCondition['status'] | undefined): string | undefined {
+  if (status === 'False') return TAINT_NODE_NOT_READY;
+  if (status === 'Unknown') return TAINT_NODE_UNREACHABLE;
+  return undefined;
+}
+
+/**
+ * The node's taints with the controller's NoExecute taint set to `key` (not-ready and unreachable are
+ * mutually exclusive, as the Ready condition they mirror) or removed (`key` undefined), as upstream's
+ * SwapNodeControllerTaint and RemoveTaintOffNode; other taints are kept in place, an added taint gets
+ * `timeAdded` = now.
+ *
+ * @param taints the node's `spec.taints`
+ * @param key TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, or undefined for neither
+ * @param now the controller's clock, ms
+ * @returns the full new `spec.taints`, or undefined for no change
+ */
+export function swapNoExecuteTaint(
+  taints: readonly Taint[] | undefined,
+  key: string | undefined,
+  now: number,
+): Taint[] | undefined {
+  const existing = taints ?? [];
+  const ours = (t: Taint) => t.effect === 'NoExecute' && NO_EXECUTE_KEYS.has(t.key);
+  const kept = existing.filter((t) => !ours(t) || t.key === key);
+  const has = key !== undefined && kept.some((t) => ours(t) && t.key === key);
+  if (kept.length === existing.length && (key === undefined || has)) return undefined;
+  if (key === undefined || has) return kept;
+  const stamp = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return [...kept, { key, effect: 'NoExecute', timeAdded: stamp }];
 }

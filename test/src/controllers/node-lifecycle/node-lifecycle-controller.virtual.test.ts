@@ -168,20 +168,24 @@ describe('nodeLifecycleController (virtual time)', () => {
       .flatMap((w) => ((w.object as Node).spec?.taints ?? []).map((t) => t.effect));
     expect(effects).not.toContain('NoExecute');
     expect(effects).toContain('NoSchedule');
-    // n1's kubelet comes back: disruption mode ends, and n2, still unheard, gets its NoExecute taint
+    // n1's kubelet comes back: disruption mode ends; n2, still unheard, is queued, and its zone's limiter
+    // (swapped from 0 to 0.1/s, starting empty as upstream's drained bucket) releases it 10 s later
     const n1 = writes.filter((w) => w.object.metadata?.name === 'n1').at(-1)!.object as Node;
     nodes$.next({ type: 'Updated', object: { ...n1, status: { conditions: [readyAt(clock.now())] } } });
     writes = [];
-    await run(5_000);
+    const back = clock.now() + 5_000;
+    await run(15_000);
     const tainted = writes
       .filter((w) => w.verb === 'update nodes')
       .map((w) => [
+        w.at - back,
         w.object.metadata?.name,
         ((w.object as Node).spec?.taints ?? []).map((t) => t.effect).sort(),
       ]);
     expect(tainted).toEqual([
-      ['n1', []],
-      ['n2', ['NoExecute', 'NoSchedule']],
+      [0, 'n1', []],
+      [10_000, 'n2', ['NoExecute', 'NoSchedule']],
     ]);
+    expect(passes.at(-1)?.zoneStates).toEqual({ '': 'Normal' });
   });
 });
