@@ -2,6 +2,7 @@
 
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
+import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { nodeLifecycleController } from '../controllers/node-lifecycle/node-lifecycle-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
@@ -109,6 +110,15 @@ export const DEFAULT_TERMINATED_POD_GC_THRESHOLD = 12_500;
 
 /** kube-rx's built controllers: their init functions, by canonical name. */
 const BUILT: Readonly<Record<string, ControllerInit>> = {
+  'garbage-collector-controller': (ctx) =>
+    garbageCollectorController({
+      client: ctx.client,
+      workers: ctx.options.concurrency['concurrent-gc-syncs'] ?? 20,
+      metrics: ctx.workQueueMetrics,
+      ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
   'node-lifecycle-controller': (ctx) =>
     nodeLifecycleController({
       client: ctx.client,

@@ -1,0 +1,194 @@
+// deletableResources: the garbage collector's discovery — the resources it must watch (list, watch and delete), built-in ones the server serves plus every established CustomResourceDefinition.
+import { catchError, defer, firstValueFrom, from, type Observable } from 'rxjs';
+import { ApiError } from '../../../operators/errors.ts';
+import type { Logger } from '../../../operators/logger.ts';
+import type { KubeObject } from '../../../operators/types.ts';
+import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
+
+/** Discovery for the collector: every resource it should watch, asked again every resync period. */
+export type ResourceDiscovery = () => Observable<readonly ResourceDescriptor[]>;
+
+const r = (
+  group: string,
+  version: string,
+  plural: string,
+  kind: string,
+  namespaced = true,
+): ResourceDescriptor => ({
+  group,
+  version,
+  plural,
+  kind,
+  namespaced,
+});
+
+/**
+ * The built-in resources of a recent kube-apiserver that support list, watch and delete, at their
+ * preferred versions; Events (core and events.k8s.io) are left out as upstream's collector ignores them.
+ */
+export const BUILT_IN_DELETABLE_RESOURCES: readonly ResourceDescriptor[] = [
+  r('', 'v1', 'pods', 'Pod'),
+  r('', 'v1', 'configmaps', 'ConfigMap'),
+  r('', 'v1', 'secrets', 'Secret'),
+  r('', 'v1', 'services', 'Service'),
+  r('', 'v1', 'serviceaccounts', 'ServiceAccount'),
+  r('', 'v1', 'endpoints', 'Endpoints'),
+  r('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim'),
+  r('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
+  r('', 'v1', 'podtemplates', 'PodTemplate'),
+  r('', 'v1', 'replicationcontrollers', 'ReplicationController'),
+  r('', 'v1', 'resourcequotas', 'ResourceQuota'),
+  r('', 'v1', 'limitranges', 'LimitRange'),
+  r('', 'v1', 'namespaces', 'Namespace', false),
+  r('', 'v1', 'nodes', 'Node', false),
+  r('apps', 'v1', 'deployments', 'Deployment'),
+  r('apps', 'v1', 'replicasets', 'ReplicaSet'),
+  r('apps', 'v1', 'statefulsets', 'StatefulSet'),
+  r('apps', 'v1', 'daemonsets', 'DaemonSet'),
+  r('apps', 'v1', 'controllerrevisions', 'ControllerRevision'),
+  r('batch', 'v1', 'jobs', 'Job'),
+  r('batch', 'v1', 'cronjobs', 'CronJob'),
+  r('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
+  r('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
+  r('networking.k8s.io', 'v1', 'ingresses', 'Ingress'),
+  r('networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false),
+  r('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy'),
+  r('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice'),
+  r('coordination.k8s.io', 'v1', 'leases', 'Lease'),
+  r('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false),
+  r('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
+  r('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false),
+  r('storage.k8s.io', 'v1', 'csidrivers', 'CSIDriver', false),
+  r('storage.k8s.io', 'v1', 'volumeattachments', 'VolumeAttachment', false),
+  r('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
+  r('certificates.k8s.io', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false),
+  r('rbac.authorization.k8s.io', 'v1', 'roles', 'Role'),
+  r('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding'),
+  r('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
+  r('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
+  r(
+    'admissionregistration.k8s.io',
+    'v1',
+    'validatingwebhookconfigurations',
+    'ValidatingWebhookConfiguration',
+    false,
+  ),
+  r(
+    'admissionregistration.k8s.io',
+    'v1',
+    'mutatingwebhookconfigurations',
+    'MutatingWebhookConfiguration',
+    false,
+  ),
+  r('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
+];
+
+const CRDS = r('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false);
+
+interface CrdVersion {
+  name: string;
+  served?: boolean;
+}
+interface Crd extends KubeObject {
+  spec?: {
+    group?: string;
+    scope?: string;
+    names?: { plural?: string; kind?: string };
+    versions?: CrdVersion[];
+  };
+  status?: { conditions?: { type?: string; status?: string }[] };
+}
+
+/** Kubernetes' version priority: GA before beta before alpha, higher numbers first, then other names alphabetically. */
+function versionRank(v: string): [number, number, number, string] {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+  if (!m) return [3, 0, 0, v];
+  const stage = m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2;
+  return [stage, -Number(m[1]), -Number(m[3] ?? 0), ''];
+}
+
+/**
+ * The version discovery prefers among served versions (upstream's kube-aware version order).
+ * @param versions the served version names
+ */
+export function preferredVersion(versions: readonly string[]): string | undefined {
+  return [...versions].sort((a, b) => {
+    const x = versionRank(a);
+    const y = versionRank(b);
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    return x[3] < y[3] ? -1 : x[3] > y[3] ? 1 : 0;
+  })[0];
+}
+
+/**
+ * The resource of each established CustomResourceDefinition, at its preferred served version.
+ * @param crds the definitions
+ */
+export function crdResources(crds: readonly KubeObject[]): ResourceDescriptor[] {
+  const out: ResourceDescriptor[] = [];
+  for (const crd of crds as Crd[]) {
+    const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+    const { group, names, scope, versions } = crd.spec ?? {};
+    if (!established || !group || !names?.plural || !names.kind) continue;
+    const version = preferredVersion((versions ?? []).filter((v) => v.served !== false).map((v) => v.name));
+    if (!version) continue;
+    out.push(r(group, version, names.plural, names.kind, scope !== 'Cluster'));
+  }
+  return out;
+}
+
+const isNotServed = (e: unknown) => e instanceof ApiError && (e.statusCode === 404 || e.statusCode === 405);
+
+/**
+ * Discovery over an ApiClient (which has no discovery call): the built-in table, each entry probed once
+ * with a one-item metadata list (a resource the server does not serve is left out, and remembered), plus
+ * the established CRDs listed at every call, so new custom resources are picked up at the next resync.
+ * Aggregated APIs (APIService) are not seen. A failing probe or CRD list is logged and the resource left
+ * out of this round only.
+ *
+ * @example
+ * firstValueFrom(deletableResources(client, logger)()); // [pods, configmaps, ..., crontabs.stable.example.com]
+ * @param client the API client
+ * @param logger where failures are logged
+ * @returns the discovery function
+ */
+export function deletableResources(client: ApiClient, logger: Logger): ResourceDiscovery {
+  const served = new Map<string, boolean>();
+  const keyOf = (d: ResourceDescriptor) => `${d.plural}.${d.group}/${d.version}`;
+  const probe = async (d: ResourceDescriptor): Promise<boolean> => {
+    const known = served.get(keyOf(d));
+    if (known !== undefined) return known;
+    try {
+      await firstValueFrom(client.list(d, { limit: 1, metadataOnly: true }));
+      served.set(keyOf(d), true);
+      return true;
+    } catch (e) {
+      if (isNotServed(e)) {
+        served.set(keyOf(d), false);
+        return false;
+      }
+      logger.info({ resource: keyOf(d), err: String(e) }, 'failed to discover some groups');
+      return false;
+    }
+  };
+  return () =>
+    defer(async () => {
+      const builtIn = await Promise.all(
+        BUILT_IN_DELETABLE_RESOURCES.map(async (d) => ((await probe(d)) ? [d] : [])),
+      );
+      let custom: ResourceDescriptor[] = [];
+      if (served.get(keyOf(CRDS))) {
+        try {
+          custom = crdResources((await firstValueFrom(client.list<Crd>(CRDS))).items);
+        } catch (e) {
+          logger.info({ err: String(e) }, 'failed to discover preferred resources');
+        }
+      }
+      return [...builtIn.flat(), ...custom];
+    }).pipe(
+      catchError((e: unknown) => {
+        logger.info({ err: String(e) }, 'failed to discover preferred resources');
+        return from([[] as ResourceDescriptor[]]);
+      }),
+    );
+}
