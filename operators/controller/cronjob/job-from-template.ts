@@ -62,7 +62,7 @@ export function rfc3339InZone(ms: number, timeZone: string | undefined): string 
  * blockOwnerDeletion true) and a copy of the template's spec.
  *
  * @example
- * jobFromTemplate(cj, Date.parse('2016-05-19T10:00:00Z')).metadata.name; // 'mycronjob-24395160'
+ * jobFromTemplate(cj, Date.parse('2016-05-19T10:00:00Z')).metadata.name; // 'mycronjob-24394200'
  *
  * @param cronJob the owner
  * @param scheduledTime epoch ms

@@ -73,7 +73,7 @@ const rfc1123z = (ms: number) => new Date(ms).toUTCString().replace('GMT', '+000
  *
  * ```
  * "0 * * * *", now 10:01, lastScheduleTime 09:00, no active Job
- *   → create mycronjob-24395160, active [it], lastScheduleTime 10:00, requeue in 59 min 100 ms
+ *   → create mycronjob-24394200, active [it], lastScheduleTime 10:00, requeue in 59 min 100 ms
  * ```
  *
  * @param input the CronJob, its Jobs, the clock
