@@ -65,6 +65,7 @@ interface Flags {
   nodeMonitorPeriod: number;
   nodeMonitorGracePeriod: number;
   nodeStartupGracePeriod: number;
+  namespaceSyncPeriod: number;
   minResyncPeriod: number;
   featureGates: Record<string, boolean>;
   port: number;
@@ -203,6 +204,12 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       60_000,
     )
     .option(
+      '--namespace-sync-period <d>',
+      'the period for syncing namespace life-cycle updates',
+      goDurationFlag('--namespace-sync-period'),
+      300_000,
+    )
+    .option(
       '--min-resync-period <d>',
       'informers resync every period × [1, 2)',
       goDurationFlag('--min-resync-period'),
@@ -295,6 +302,7 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
             nodeMonitorPeriodMs: flags.nodeMonitorPeriod,
             nodeMonitorGracePeriodMs: flags.nodeMonitorGracePeriod,
             nodeStartupGracePeriodMs: flags.nodeStartupGracePeriod,
+            namespaceSyncPeriodMs: flags.namespaceSyncPeriod,
             featureGates: { ...CONTROLLER_FEATURE_GATES, ...flags.featureGates },
           },
           minResyncPeriodMs: flags.minResyncPeriod,

@@ -22,6 +22,8 @@ export interface ControllerOptions {
   readonly nodeMonitorGracePeriodMs?: number;
   /** `--node-startup-grace-period` in ms; default 1 m. */
   readonly nodeStartupGracePeriodMs?: number;
+  /** `--namespace-sync-period` in ms (namespace controller resync); default 5 m. */
+  readonly namespaceSyncPeriodMs?: number;
 }
 
 /**
