@@ -1,7 +1,7 @@
-// Properties of the learned stall window: always within [floor, ceiling]; a watch whose bookmarks keep their cadence is never abandoned.
+// Properties of the learned stall window: always within [floor, ceiling]; a watch whose bookmarks keep their cadence is never abandoned; the head bound covers recent answers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stallWindow } from '../../streams/stall-window.ts';
+import { GAP_FACTOR, HEAD_FACTOR, HEAD_SAMPLES, stallWindow } from '../../streams/stall-window.ts';
 
 type Step =
   | { type: 'arrive'; gap: number; bookmark: boolean }
@@ -74,6 +74,29 @@ describe('stallWindow properties', () => {
             w.arrived(at, true);
           }
           expect(w.window()).toBeGreaterThanOrEqual(every);
+        },
+      ),
+    );
+  });
+
+  it('the response-head bound is within [floor, ceiling], never under HEAD_FACTOR × the slowest recent answer (ceiling permitting), 2 × floor before any', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(5000),
+        fc.integer({ min: 1, max: 60_000 }),
+        fc.array(fc.nat(30_000), { maxLength: 40 }),
+        (floor, ceiling, answers) => {
+          const w = stallWindow({ floorMs: floor, ceilingMs: ceiling });
+          const low = Math.min(floor, ceiling);
+          expect(w.headWindow()).toBe(Math.min(ceiling, Math.max(low, GAP_FACTOR * low)));
+          answers.forEach((ms, i) => {
+            w.headAnswered(ms);
+            const slowest = Math.max(...answers.slice(Math.max(0, i + 1 - HEAD_SAMPLES), i + 1));
+            const bound = w.headWindow();
+            expect(bound).toBeGreaterThanOrEqual(low);
+            expect(bound).toBeLessThanOrEqual(ceiling);
+            expect(bound).toBeGreaterThanOrEqual(Math.min(ceiling, HEAD_FACTOR * slowest));
+          });
         },
       ),
     );

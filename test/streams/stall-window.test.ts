@@ -1,6 +1,6 @@
-// Tests of the learned stall window: flow gaps, bookmark cadence, forgetting, floor and ceiling, list pages.
+// Tests of the learned stall window: flow gaps, bookmark cadence, forgetting, floor and ceiling, list pages, response heads.
 import { describe, expect, it } from 'vitest';
-import { FLOW_SAMPLES, MIN_FLOW_SAMPLES, stallWindow } from '../../streams/stall-window.ts';
+import { FLOW_SAMPLES, HEAD_SAMPLES, MIN_FLOW_SAMPLES, stallWindow } from '../../streams/stall-window.ts';
 
 const make = (floorMs = 1000, ceilingMs = 25_000) => stallWindow({ floorMs, ceilingMs });
 
@@ -154,6 +154,42 @@ describe('stallWindow: list pages', () => {
     expect(w.pageWindow(60_000, 1)).toBe(4000);
     w.pageTimedOut(4000);
     expect(w.pageWindow(60_000, 1)).toBe(16_000);
+  });
+});
+
+describe('stallWindow: the response-head hedge bound', () => {
+  it.each([
+    ['before any answer: twice the floor', 1000, 25_000, [], 2000],
+    ['before any answer, a 5 s floor: 10 s', 5000, 25_000, [], 10_000],
+    ['before any answer, under a low ceiling: the ceiling', 1000, 1500, [], 1500],
+    ['answers in 10 ms: the floor', 1000, 25_000, [10, 12, 8], 1000],
+    ['an answer in 300 ms: four times it', 1000, 25_000, [300], 1200],
+    ['the slowest recent answer counts', 1000, 25_000, [20, 700, 30], 2800],
+    ['an answer in 10 s: the ceiling', 1000, 25_000, [10_000], 25_000],
+  ])('%s', (_name, floor, ceiling, answers, expected) => {
+    const w = make(floor, ceiling);
+    for (const ms of answers) w.headAnswered(ms);
+    expect(w.headWindow()).toBe(expected);
+  });
+
+  it(`only the last ${HEAD_SAMPLES} answers count`, () => {
+    const w = make();
+    w.headAnswered(2000);
+    expect(w.headWindow()).toBe(8000);
+    for (let i = 0; i < HEAD_SAMPLES - 1; i++) w.headAnswered(10);
+    expect(w.headWindow()).toBe(8000);
+    w.headAnswered(10);
+    expect(w.headWindow()).toBe(1000);
+  });
+
+  it('is apart from the watch window and the list pages: a stall or a slow page does not move it', () => {
+    const w = make();
+    w.headAnswered(100);
+    w.watchStarted(0);
+    flow(w, 0, 10, MIN_FLOW_SAMPLES);
+    w.stalled();
+    w.pageTimedOut(60_000);
+    expect(w.headWindow()).toBe(1000);
   });
 });
 
