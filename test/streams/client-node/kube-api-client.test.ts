@@ -422,4 +422,17 @@ describe('kubeApiClient: watch', () => {
     const { client } = await setup(() => {}, { requestTimeoutMs: 100 });
     await expect(lastValueFrom(client.watch(PODS))).rejects.toThrow(TimeoutError);
   });
+
+  it('a watch whose first request is never answered is hedged over a second connection; the first is aborted', async () => {
+    let n = 0;
+    const { client, server } = await setup((_req, res) => {
+      if (++n === 1) return; // the first request is held: no head, ever
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"metadata":{"name":"a","resourceVersion":"2"}}}\n');
+    });
+    const event = await firstValueFrom(client.watch(PODS, { responseHeadHedgeMs: 50 }));
+    expect(event).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'a' } } });
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/pods?watch=true', '/api/v1/pods?watch=true']);
+    await until(() => server.requests.every((r) => r.aborted));
+  });
 });
