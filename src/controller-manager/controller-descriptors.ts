@@ -4,10 +4,12 @@ import type { KnownControllerNames } from '../../operators/controller-manager/re
 import { KubeRxError } from '../../operators/errors.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
+import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
 import { nodeLifecycleController } from '../controllers/node-lifecycle/node-lifecycle-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { replicaSetController } from '../controllers/replicaset/replica-set-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+import { serviceAccountsController } from '../controllers/serviceaccount/serviceaccounts-controller.ts';
 import { taintEvictionController } from '../controllers/taint-eviction/taint-eviction-controller.ts';
 import { ttlController } from '../controllers/ttl/ttl-controller.ts';
 import { ttlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.ts';
@@ -110,6 +112,24 @@ export const DEFAULT_TERMINATED_POD_GC_THRESHOLD = 12_500;
 
 /** kube-rx's built controllers: their init functions, by canonical name. */
 const BUILT: Readonly<Record<string, ControllerInit>> = {
+  'namespace-controller': (ctx) =>
+    namespaceController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-namespace-syncs'] ?? 10,
+      ...(ctx.options.namespaceSyncPeriodMs ? { resyncPeriodMs: ctx.options.namespaceSyncPeriodMs } : {}),
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'serviceaccount-controller': (ctx) =>
+    serviceAccountsController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
   'garbage-collector-controller': (ctx) =>
     garbageCollectorController({
       client: ctx.client,
