@@ -1,0 +1,208 @@
+// The garbage collector end to end: kube-rx controller-manager (replicaset + garbagecollector) with the scheduler and simulated kubelets against the embedded API server, driven by kubectl delete --cascade.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { firstValueFrom, type Subscription } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import type { KubeObject } from '../../../../operators/types.ts';
+import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
+import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
+import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
+import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
+import { CONFIG_MAPS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import {
+  type RunningControllerManager,
+  startControllerManager,
+} from '../../../helpers/controller-manager.ts';
+import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
+import { type SchedulerProcess, startSchedulerProcess } from '../../scheduler/scheduler-process.ts';
+import { waitFor } from '../../scheduler/wait-for.ts';
+
+const replicaSet = (name: string) => `apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: ${name}, namespace: default}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      containers: [{name: web, image: nginx}]
+`;
+
+describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, () => {
+  let server: RunningApiServer;
+  let dir: string;
+  let kubeconfig: string;
+  let client: KubeApiClient;
+  let kubelets: RunningKubelets;
+  let scheduler: SchedulerProcess;
+  let manager: RunningControllerManager;
+  const { ok } = kubectlRunner(() => kubeconfig);
+  const ns = { namespace: 'default' };
+
+  /** DELETED events of pods and replica sets, in the order the API server sent them. */
+  const deletions: string[] = [];
+  let watches: Subscription | undefined;
+
+  const podsOf = async (app: string) =>
+    (await firstValueFrom(client.list<Pod>(PODS, { ...ns, labelSelector: `app=${app}` }))).items;
+  const exists = async (resource: typeof CONFIG_MAPS, name: string) =>
+    firstValueFrom(client.get(resource, name, ns)).then(
+      (o) => o,
+      () => undefined,
+    );
+  const runningPods = async (app: string) => {
+    await ok(['create', '-f', '-'], replicaSet(app));
+    return waitFor(async () => {
+      const pods = await podsOf(app);
+      expect(pods.filter((p) => p.status?.phase === 'Running')).toHaveLength(2);
+      return pods;
+    }, 30_000);
+  };
+  const configMap = (name: string, extra: Partial<KubeObject['metadata']> = {}) =>
+    firstValueFrom(
+      client.create(CONFIG_MAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...extra } }, ns),
+    );
+  const refTo = (o: KubeObject, more: { blockOwnerDeletion?: boolean } = {}) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    name: o.metadata?.name ?? '',
+    uid: o.metadata?.uid ?? '',
+    ...more,
+  });
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    dir = mkdtempSync(join(tmpdir(), 'kube-rx-gc-'));
+    kubeconfig = join(dir, 'kubeconfig');
+    await server.writeKubeconfig(kubeconfig);
+    client = kubeApiClient({
+      kubeConfig: { from: 'string', yaml: server.kubeconfig },
+      qps: Number.POSITIVE_INFINITY,
+    });
+    kubelets = await runKubelets({
+      client,
+      nodeName: 'sim',
+      config: defaultKubeletConfiguration(),
+      runtime: 'simulated',
+      simulatedNodes: 2,
+      rootDir: join(dir, 'kubelet'),
+    });
+    scheduler = await startSchedulerProcess([
+      '--kubeconfig',
+      kubeconfig,
+      '--leader-elect=false',
+      '--secure-port',
+      '0',
+    ]);
+    manager = await startControllerManager([
+      '--kubeconfig',
+      kubeconfig,
+      '--leader-elect=false',
+      '--controllers',
+      'replicaset,garbagecollector',
+    ]);
+    const note = (kind: string) => (e: { type: string; object: KubeObject }) => {
+      if (e.type === 'DELETED') deletions.push(`${kind}/${e.object.metadata?.name}`);
+    };
+    watches = client.watch(PODS, ns).subscribe(note('pod'));
+    watches.add(client.watch(REPLICA_SETS, ns).subscribe(note('rs')));
+  });
+
+  afterAll(async () => {
+    watches?.unsubscribe();
+    await manager?.stop();
+    await kubelets?.stop();
+    await scheduler?.stop();
+    client?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts the garbage collector by its alias', () => {
+    expect(manager.started.controllers).toContain('garbage-collector-controller');
+  });
+
+  it('--cascade=foreground removes the pods first, then the replica set', async () => {
+    const pods = await runningPods('fg');
+    await ok(['delete', 'rs', 'fg', '--cascade=foreground', '--wait=false']);
+    const rs = await firstValueFrom(client.get(REPLICA_SETS, 'fg', ns));
+    expect(rs.metadata?.finalizers).toContain('foregroundDeletion');
+    await waitFor(async () => expect(deletions).toContain('rs/fg'), 30_000);
+    const rsAt = deletions.indexOf('rs/fg');
+    for (const p of pods) {
+      const at = deletions.indexOf(`pod/${p.metadata.name}`);
+      expect(at, `pod ${p.metadata.name} deleted before its replica set`).toBeGreaterThanOrEqual(0);
+      expect(at).toBeLessThan(rsAt);
+    }
+  });
+
+  it('--cascade=background removes the replica set, then its pods', async () => {
+    const pods = await runningPods('bg');
+    await ok(['delete', 'rs', 'bg', '--cascade=background']);
+    await waitFor(async () => expect(await podsOf('bg')).toHaveLength(0), 30_000);
+    const rsAt = deletions.indexOf('rs/bg');
+    expect(rsAt).toBeGreaterThanOrEqual(0);
+    for (const p of pods) expect(deletions.indexOf(`pod/${p.metadata.name}`)).toBeGreaterThan(rsAt);
+  });
+
+  it('--cascade=orphan leaves the pods running without owner references', async () => {
+    await runningPods('orph');
+    await ok(['delete', 'rs', 'orph', '--cascade=orphan']);
+    await waitFor(async () => expect(await exists(REPLICA_SETS, 'orph')).toBeUndefined(), 30_000);
+    const pods = await podsOf('orph');
+    expect(pods).toHaveLength(2);
+    for (const p of pods) {
+      expect(p.metadata.ownerReferences ?? []).toEqual([]);
+      expect(p.metadata.deletionTimestamp).toBeUndefined();
+    }
+  });
+
+  it('collects a ConfigMap whose owner is deleted, and one whose owner never existed', async () => {
+    const owner = await configMap('owner-a');
+    await configMap('dep-a', { ownerReferences: [refTo(owner)] });
+    await configMap('dep-ghost', {
+      ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'no-such-uid' }],
+    });
+    await configMap('dep-two', { ownerReferences: [refTo(owner), refTo(await configMap('owner-b'))] });
+    await ok(['delete', 'configmap', 'owner-a']);
+    await waitFor(async () => {
+      expect(await exists(CONFIG_MAPS, 'dep-a')).toBeUndefined();
+      expect(await exists(CONFIG_MAPS, 'dep-ghost')).toBeUndefined();
+    }, 30_000);
+    // the dependent with a second, live owner stays, without the reference to the deleted one
+    await waitFor(async () => {
+      const two = await exists(CONFIG_MAPS, 'dep-two');
+      expect(two?.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['owner-b']);
+    }, 30_000);
+  });
+
+  it('blockOwnerDeletion keeps a foreground-deleted owner until its dependent is gone', async () => {
+    const boss = await configMap('boss');
+    await configMap('worker', {
+      ownerReferences: [refTo(boss, { blockOwnerDeletion: true })],
+      finalizers: ['example.com/hold'],
+    });
+    await ok(['delete', 'configmap', 'boss', '--cascade=foreground', '--wait=false']);
+    // the collector deletes the worker, which its own finalizer holds
+    await waitFor(
+      async () => expect((await exists(CONFIG_MAPS, 'worker'))?.metadata?.deletionTimestamp).toBeDefined(),
+      30_000,
+    );
+    // and the boss waits for it: look again once the collector has finished later work (a marker pair)
+    const marker = await configMap('marker-owner');
+    await configMap('marker-dep', { ownerReferences: [refTo(marker)] });
+    await ok(['delete', 'configmap', 'marker-owner']);
+    await waitFor(async () => expect(await exists(CONFIG_MAPS, 'marker-dep')).toBeUndefined(), 30_000);
+    const waiting = await exists(CONFIG_MAPS, 'boss');
+    expect(waiting?.metadata?.finalizers).toEqual(['foregroundDeletion']);
+    await ok(['patch', 'configmap', 'worker', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+    await waitFor(async () => {
+      expect(await exists(CONFIG_MAPS, 'worker')).toBeUndefined();
+      expect(await exists(CONFIG_MAPS, 'boss')).toBeUndefined();
+    }, 30_000);
+  });
+});
