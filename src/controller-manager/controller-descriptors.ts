@@ -2,6 +2,7 @@
 
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
+import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
@@ -168,6 +169,16 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       metrics: ctx.workQueueMetrics,
       ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
       features: ctx.options.featureGates,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'cronjob-controller': (ctx) =>
+    cronJobController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-cron-job-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
