@@ -58,6 +58,12 @@ export function apiserverCommand(): Command {
       'serve plain HTTP (loopback only); clients must still send the admin token, and kubectl sends none over plain HTTP (it needs --insecure-allow-unauthenticated there)',
       false,
     )
+    .option(
+      '--builtin-namespace-controllers [bool]',
+      "do the namespace and serviceaccount controllers' work in the server, for a server run without kube-controller-manager: a deleted namespace is emptied and removed at once, every namespace gets a default ServiceAccount; false: as kube-apiserver, a deleted namespace stays Terminating until a namespace controller finalizes it",
+      (v: string) => v !== 'false',
+      true,
+    )
     .option('--bookmark-interval <ms>', 'period of watch bookmarks in milliseconds', (v) => Number(v), 10_000)
     .option(
       '--feature-gates <gates>',
@@ -78,6 +84,7 @@ export function apiserverCommand(): Command {
           insecureAllowUnauthenticated: boolean;
           authorizationMode: string;
           plainHttp: boolean;
+          builtinNamespaceControllers: boolean;
           bookmarkInterval: number;
           featureGates?: Record<string, boolean>;
         },
@@ -105,6 +112,7 @@ export function apiserverCommand(): Command {
           insecureAllowUnauthenticated: opts.insecureAllowUnauthenticated,
           authorizationMode: opts.authorizationMode,
           plainHttp: opts.plainHttp,
+          builtinNamespaceControllers: opts.builtinNamespaceControllers,
           bookmarkIntervalMs: opts.bookmarkInterval,
           ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
           logger,

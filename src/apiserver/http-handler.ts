@@ -519,6 +519,7 @@ export function createApiHandler(ctx: HandlerContext): (req: IncomingMessage, re
           );
         const parsed = parseJson(body);
         checkFields(res, def, q, method, contentType, body, parsed);
+        await registry.awaitDefaultServiceAccount(def, namespace, parsed);
         return send(res, 201, render(registry.create(def, namespace, parsed, write)));
       }
       if (method === 'DELETE') {

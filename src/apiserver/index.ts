@@ -65,6 +65,14 @@ export interface ApiServerOptions extends AuthOptions {
   featureGates?: Readonly<Record<string, boolean>>;
   /** Election duration and requeue period of the coordinated leader election controller (tests shorten them). */
   coordinatedElectionTiming?: Partial<ElectionTiming>;
+  /**
+   * For a server run without kube-controller-manager: do the namespace and serviceaccount controllers' work
+   * in the server (a deleted namespace is emptied and removed at once; every namespace gets its `default`
+   * ServiceAccount back whenever it is deleted). Default false, as kube-apiserver: a deleted namespace stays
+   * Terminating until the namespace controller has emptied it and called `finalize`, and `default`
+   * accounts come from the serviceaccount controller (the system namespaces get theirs at start either way).
+   */
+  builtinNamespaceControllers?: boolean;
 }
 
 /** The feature gates the embedded API server knows, with their defaults. */
@@ -169,6 +177,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   // the service-account signing key lives in the data dir (0600), so tokens verify across restarts
   const registry = new Registry(store, options.resources ?? RESOURCES, {
     serviceAccountKeys: loadServiceAccountKeys(options.dataDir),
+    builtinNamespaceControllers: options.builtinNamespaceControllers === true,
   });
   registry.bootstrap();
   // The apiextensions controllers: CRDs become Established and served, their schemas reach OpenAPI.

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../operators/types.ts';
 import type { AdmissionChain, AdmissionRequest, AdmissionStore } from './admission/admission-chain.ts';
 import { defaultAdmissionChain } from './admission/default-admission-chain.ts';
-import { ensureDefaultServiceAccount } from './admission/service-account.ts';
+import { awaitServiceAccount, ensureDefaultServiceAccount } from './admission/service-account.ts';
 import {
   ApiStatusError,
   alreadyExists,
@@ -226,8 +226,16 @@ export class Registry {
       random?: () => number;
       admission?: AdmissionChain;
       serviceAccountKeys?: ServiceAccountKeys;
+      /**
+       * The API server does the work of kube-controller-manager's namespace and serviceaccount controllers
+       * itself, for a server run without them: a deleted namespace is emptied and removed at once, and every
+       * namespace gets (and keeps) its `default` ServiceAccount. Default false, as kube-apiserver: a deleted
+       * namespace stays Terminating until a namespace controller empties it and calls `finalize`.
+       */
+      builtinNamespaceControllers?: boolean;
     } = {},
   ) {
+    this.builtinNamespaceControllers = options.builtinNamespaceControllers === true;
     this.store = store;
     this.rows = [...table];
     this.table = this.rows;
@@ -241,6 +249,8 @@ export class Registry {
   }
 
   private keys: ServiceAccountKeys | undefined;
+  /** See the constructor's `builtinNamespaceControllers`. */
+  readonly builtinNamespaceControllers: boolean;
 
   /**
    * Serves `defs` on behalf of `owner` (a CRD's name), replacing what that owner served before; an
@@ -418,10 +428,23 @@ export class Registry {
     const ns = this.store.get('namespaces', namespace);
     if (!ns) throw notFound({ name: namespace }, 'namespaces');
     if (ns.object.metadata?.deletionTimestamp) {
-      throw forbidden(
+      // with upstream's NamespaceTerminating cause, which controllers read to stop retrying
+      throw new ApiStatusError(
+        403,
+        'Forbidden',
         `${def.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
-        { group: def.group, name },
-        def.resource,
+        {
+          name,
+          group: def.group,
+          kind: def.resource,
+          causes: [
+            {
+              type: 'NamespaceTerminating',
+              message: `namespace ${namespace} is being terminated`,
+              field: 'metadata.namespace',
+            },
+          ],
+        },
       );
     }
   }
@@ -501,6 +524,8 @@ export class Registry {
     if (options.dryRun) return obj;
     const created = this.store.commit(resourceId(def), key, 'ADDED', obj).object;
     this.admission.committed(request, this.admissionStore);
+    if (this.builtinNamespaceControllers && def.group === '' && def.resource === 'namespaces')
+      ensureDefaultServiceAccount(this.admissionStore, String(meta.name));
     return created;
   }
 
@@ -903,7 +928,8 @@ export class Registry {
       result = this.store.commit(resourceId(def), keyOf(def, namespace, name), 'MODIFIED', obj).object;
     }
     if (def.resource === 'namespaces') {
-      this.emptyNamespace(name);
+      // kube-apiserver leaves the content to the namespace controller; a server without one empties it here
+      if (this.builtinNamespaceControllers) this.emptyNamespace(name);
       const after = this.store.get('namespaces', name);
       return { body: after?.object ?? result, gone: after === undefined };
     }
@@ -915,7 +941,7 @@ export class Registry {
     return { body: result, gone: false };
   }
 
-  /** What the namespace controller does: delete every object in a terminating namespace, then finalize it. */
+  /** With builtinNamespaceControllers, what the namespace controller does: delete every object in a terminating namespace, then finalize it. */
   private emptyNamespace(namespace: string): void {
     for (const def of this.table) {
       if (!def.namespaced) continue;
@@ -950,7 +976,36 @@ export class Registry {
       { operation: 'DELETE', def, namespace, name: '', object: {} },
       this.admissionStore,
     );
-    if (def.namespaced && namespace) this.finishNamespace(namespace);
+    if (!this.builtinNamespaceControllers || !def.namespaced || !namespace) return;
+    // as the serviceaccount controller does: a deleted `default` comes back unless its namespace is going
+    if (def.group === '' && def.resource === 'serviceaccounts') {
+      const ns = this.store.get('namespaces', namespace);
+      if (ns && !ns.object.metadata?.deletionTimestamp)
+        ensureDefaultServiceAccount(this.admissionStore, namespace);
+    }
+    this.finishNamespace(namespace);
+  }
+
+  /**
+   * Before a pod is created: as kube-apiserver's ServiceAccount admission does, a pod that uses a
+   * namespace's `default` ServiceAccount (named or not) waits up to ten looks, 100–200 ms apart, for the
+   * serviceaccount controller to create it, so a pod created right after its namespace is not refused.
+   * Does nothing with builtinNamespaceControllers (the account is created with the namespace).
+   */
+  async awaitDefaultServiceAccount(
+    def: ResourceDef,
+    namespace: string | undefined,
+    body: unknown,
+  ): Promise<void> {
+    if (this.builtinNamespaceControllers || def.group !== '' || def.resource !== 'pods' || !namespace) return;
+    if (!this.admissionStore.serves('serviceaccounts') || !this.store.get('namespaces', namespace)) return;
+    const spec = isPlainObject(body) && isPlainObject(body.spec) ? body.spec : {};
+    const name =
+      typeof spec.serviceAccountName === 'string' && spec.serviceAccountName
+        ? spec.serviceAccountName
+        : 'default';
+    if (name !== 'default') return;
+    await awaitServiceAccount(this.admissionStore, namespace, name, 100 + Math.floor(this.random() * 100));
   }
 
   /** DELETE on a collection: deletes every matching object, returns the list of what it touched. */

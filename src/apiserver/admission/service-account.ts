@@ -1,7 +1,7 @@
-// ServiceAccount admission: a `default` ServiceAccount per namespace; pods get one and, unless opted out, its projected token volume.
+// ServiceAccount admission: pods get an account (`default` unless named) and, unless opted out, its projected token volume.
 import type { KubeObject } from '../../../operators/types.ts';
 import { forbidden } from '../api-status.ts';
-import type { AdmissionPlugin, AdmissionRequest } from './admission-chain.ts';
+import type { AdmissionPlugin, AdmissionRequest, AdmissionStore } from './admission-chain.ts';
 import { fieldObject, forbiddenMessage } from './admission-chain.ts';
 
 type Obj = Record<string, unknown>;
@@ -87,24 +87,35 @@ function admitPod(
   }
 }
 
-/** The ServiceAccount plugin; also creates `default` in each new namespace, as the ServiceAccount controller does. */
+/**
+ * The ServiceAccount plugin: a pod gets `default` when it names none, is refused when its account is
+ * missing, and gets the token volume. Creating `default` in each namespace is the serviceaccount
+ * controller's job (the registry does it itself with `builtinNamespaceControllers`).
+ */
 export const serviceAccountAdmission: AdmissionPlugin = {
   name: 'ServiceAccount',
   admit(request, store) {
     if (request.operation !== 'CREATE' || !isPod(request) || !store.serves('serviceaccounts')) return;
     admitPod(request, store);
   },
-  committed(request, store) {
-    if (request.def.group !== '' || !store.serves('serviceaccounts')) return;
-    if (request.operation === 'CREATE' && request.def.resource === 'namespaces')
-      ensureDefaultServiceAccount(store, request.name);
-    // As the ServiceAccount controller does: a deleted `default` comes back unless its namespace is going.
-    if (request.operation === 'DELETE' && request.def.resource === 'serviceaccounts' && request.namespace) {
-      const ns = store.get('namespaces', undefined, request.namespace);
-      if (ns && !ns.metadata?.deletionTimestamp) ensureDefaultServiceAccount(store, request.namespace);
-    }
-  },
 };
+
+/**
+ * Waits for a ServiceAccount the serviceaccount controller should create: up to ten looks at the store,
+ * `intervalMs` apart (upstream's admission makes ten live lookups for `default`, 100–200 ms apart).
+ * Resolves whether or not it appeared; the admission that follows refuses the pod if it did not.
+ */
+export async function awaitServiceAccount(
+  store: Pick<AdmissionStore, 'get'>,
+  namespace: string,
+  name: string,
+  intervalMs: number,
+): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if (store.get('serviceaccounts', namespace, name)) return;
+    if (attempt < 9) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
 
 /** Creates the namespace's `default` ServiceAccount when it is missing. */
 export function ensureDefaultServiceAccount(
