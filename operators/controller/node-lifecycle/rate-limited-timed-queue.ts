@@ -15,7 +15,8 @@ export const EVICTION_RATE_LIMITER_BURST = 1;
  * A unique queue of node names ordered by `processAt` (then by insertion), drained through a token bucket
  * of `qps` tokens per second and a burst of 1 that starts full. A qps ≤ 0 lets nothing through.
  *
- * Invariants: a name is queued at most once; {@link next} hands out the head only when a token is taken
+ * Invariants: a name is queued at most once, and a name handed out and settled as {@link done} is not
+ * queued again until it is removed (a node already tainted is not tainted twice); {@link next} hands out the head only when a token is taken
  * and the head is due, so at most ⌊burst + qps·t⌋ values are handed out in any t seconds; a token is spent
  * on each value handed out, whether the caller then succeeds or not (as upstream's Try).
  *
@@ -23,8 +24,8 @@ export const EVICTION_RATE_LIMITER_BURST = 1;
  */
 export class RateLimitedTimedQueue {
   #items: TimedValue[] = [];
-  #seq = 0;
-  #order = new Map<string, number>();
+  /** Names added and not removed: those handed out and settled with {@link done} stay here. */
+  #set = new Set<string>();
   #qps: number;
   #tokens: number;
   #last: number;
@@ -49,28 +50,32 @@ export class RateLimitedTimedQueue {
     return this.#items;
   }
 
-  /** Queues `value` (due now) unless it is already queued; true when added. */
+  /**
+   * Queues `value` (due now) unless the name is known: queued, or handed out and settled with {@link done}
+   * without a {@link remove} since. True when added.
+   */
   add(value: string, uid: string, now: number): boolean {
-    if (this.#order.has(value)) return false;
+    if (this.#set.has(value)) return false;
+    this.#set.add(value);
     this.#insert({ value, uid, addedAt: now, processAt: now });
     return true;
   }
 
-  /** Drops `value`; true when it was queued. */
+  /** Forgets `value` (queued or done), so a later {@link add} queues it again; true when it was known. */
   remove(value: string): boolean {
-    if (!this.#order.delete(value)) return false;
-    this.#items = this.#items.filter((v) => v.value !== value);
+    if (!this.#set.delete(value)) return false;
+    this.#items = this.#items.filter((i) => i.value !== value);
     return true;
   }
 
-  /** Whether `value` is queued. */
+  /** Whether `value` is known (queued or done and not removed). */
   has(value: string): boolean {
-    return this.#order.has(value);
+    return this.#set.has(value);
   }
 
   /**
    * The head, when a token can be taken and the head is due (the token is then spent); undefined otherwise.
-   * The value stays queued: the caller settles it with {@link remove} (done) or {@link retryAt} (failed).
+   * The value stays queued: the caller settles it with {@link done} or {@link retryAt}.
    */
   next(now: number): TimedValue | undefined {
     const head = this.#items[0];
@@ -78,9 +83,15 @@ export class RateLimitedTimedQueue {
     return now < head.processAt ? undefined : head;
   }
 
-  /** Moves a value handed out by {@link next} to be tried again at `at`. */
+  /** Takes a value handed out by {@link next} off the queue; its name stays known until {@link remove}. */
+  done(value: TimedValue): void {
+    this.#items = this.#items.filter((i) => i.value !== value.value);
+  }
+
+  /** Moves a value handed out by {@link next} to be tried again at `at` (unless it was removed meanwhile). */
   retryAt(value: TimedValue, at: number): void {
-    if (!this.remove(value.value)) return;
+    if (!this.#set.has(value.value)) return;
+    this.done(value);
     this.#insert({ ...value, processAt: at });
   }
 
@@ -108,15 +119,10 @@ export class RateLimitedTimedQueue {
     return true;
   }
 
-  #insert(item: TimedValue): void {
-    const seq = this.#seq++;
-    this.#order.set(item.value, seq);
-    const at = this.#items.findIndex(
-      (v) =>
-        v.processAt > item.processAt ||
-        (v.processAt === item.processAt && (this.#order.get(v.value) ?? 0) > seq),
-    );
-    if (at < 0) this.#items.push(item);
-    else this.#items.splice(at, 0, item);
+  #insert(value: TimedValue): void {
+    // after every value due no later: equal times keep their order of arrival
+    const at = this.#items.findIndex((i) => i.processAt > value.processAt);
+    if (at < 0) this.#items.push(value);
+    else this.#items.splice(at, 0, value);
   }
 }

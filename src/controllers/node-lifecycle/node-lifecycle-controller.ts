@@ -370,12 +370,12 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
         }
         const key = noExecuteTaintKey(ready.status);
         if (key === undefined) {
-          tainter.remove(value.value); // Ready again: no need to taint it
+          tainter.done(value); // Ready again: no need to taint it
           continue;
         }
         try {
           await updateTaints(node, (n) => swapNoExecuteTaint(n.spec?.taints, key, now()));
-          tainter.remove(value.value);
+          tainter.done(value);
           pass.evicted.push(value.value);
         } catch (error) {
           tainter.retryAt(value, now() + 1);

@@ -1,7 +1,13 @@
-// nodeControllerTaints: upstream's tainting cases (TestApplyNoExecuteTaints, TestSwapUnreachableNotReadyTaints, TestTaintsNodeByCondition) in our own words.
+// nodeControllerTaints and swapNoExecuteTaint: upstream's tainting cases (TestApplyNoExecuteTaints, TestSwapUnreachableNotReadyTaints, TestTaintsNodeByCondition) in our own words.
 import { describe, expect, it } from 'vitest';
 import type { Node, NodeCondition, Taint } from '../../../../operators/api/core-v1.ts';
-import { nodeControllerTaints } from '../../../../operators/controller/node-lifecycle/node-controller-taints.ts';
+import {
+  nodeControllerTaints,
+  noExecuteTaintKey,
+  swapNoExecuteTaint,
+  TAINT_NODE_NOT_READY,
+  TAINT_NODE_UNREACHABLE,
+} from '../../../../operators/controller/node-lifecycle/node-controller-taints.ts';
 
 const NOW = Date.parse('2015-01-01T12:00:00Z');
 const STAMP = '2015-01-01T12:00:00Z';
@@ -104,5 +110,85 @@ describe('nodeControllerTaints', () => {
     },
   ])('$case', ({ n, observed, want }) => {
     expect(nodeControllerTaints(n, cond('Ready', observed as NodeCondition['status']), NOW)).toEqual(want);
+  });
+});
+
+describe("nodeControllerTaints with NoExecute left to the tainter ('keep')", () => {
+  it.each([
+    {
+      case: 'Unknown, not tainted yet: only the NoSchedule taint now',
+      n: node([cond('Ready', 'Unknown')]),
+      want: [t('unreachable', 'NoSchedule', STAMP)],
+    },
+    {
+      case: 'a NoExecute taint already there stays, even on a Ready node',
+      n: node([cond('Ready', 'True')], [t('unreachable', 'NoExecute', OLD)]),
+      want: undefined,
+    },
+    {
+      case: 'NoSchedule still follows the conditions',
+      n: node(
+        [cond('Ready', 'False')],
+        [t('unreachable', 'NoExecute', OLD), t('unreachable', 'NoSchedule', OLD)],
+      ),
+      want: [t('unreachable', 'NoExecute', OLD), t('not-ready', 'NoSchedule', STAMP)],
+    },
+  ])('$case', ({ n, want }) => {
+    const observed = n.status?.conditions?.[0];
+    expect(nodeControllerTaints(n, observed, NOW, 'keep')).toEqual(want);
+  });
+});
+
+describe('swapNoExecuteTaint', () => {
+  it.each([
+    {
+      case: 'adds unreachable',
+      taints: [],
+      key: TAINT_NODE_UNREACHABLE,
+      want: [t('unreachable', 'NoExecute', STAMP)],
+    },
+    {
+      case: 'swaps not-ready for unreachable, keeping the others in place',
+      taints: [
+        { key: 'dedicated', effect: 'NoExecute' },
+        t('not-ready', 'NoExecute', OLD),
+        t('not-ready', 'NoSchedule', OLD),
+      ],
+      key: TAINT_NODE_UNREACHABLE,
+      want: [
+        { key: 'dedicated', effect: 'NoExecute' },
+        t('not-ready', 'NoSchedule', OLD),
+        t('unreachable', 'NoExecute', STAMP),
+      ],
+    },
+    {
+      case: 'already there: no change',
+      taints: [t('not-ready', 'NoExecute', OLD)],
+      key: TAINT_NODE_NOT_READY,
+      want: undefined,
+    },
+    {
+      case: 'removes both when the node is reachable',
+      taints: [t('unreachable', 'NoExecute', OLD), t('unreachable', 'NoSchedule', OLD)],
+      key: undefined,
+      want: [t('unreachable', 'NoSchedule', OLD)],
+    },
+    {
+      case: 'nothing to remove: no change',
+      taints: [t('unreachable', 'NoSchedule', OLD)],
+      key: undefined,
+      want: undefined,
+    },
+  ])('$case', ({ taints, key, want }) => {
+    expect(swapNoExecuteTaint(taints, key, NOW)).toEqual(want);
+  });
+
+  it.each([
+    { status: 'False' as const, want: TAINT_NODE_NOT_READY },
+    { status: 'Unknown' as const, want: TAINT_NODE_UNREACHABLE },
+    { status: 'True' as const, want: undefined },
+    { status: undefined, want: undefined },
+  ])('Ready $status calls for $want', ({ status, want }) => {
+    expect(noExecuteTaintKey(status)).toBe(want);
   });
 });

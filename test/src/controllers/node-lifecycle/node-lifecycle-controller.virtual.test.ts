@@ -1,33 +1,22 @@
 // nodeLifecycleController in virtual time over in-memory informers: the grace period, the Lease, the taints a pass later, recovery.
-import { of, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Node, NodeCondition, Pod } from '../../../../operators/api/core-v1.ts';
-import type { Lease } from '../../../../operators/leader-election-record.ts';
-import type { KubeObject, ReflectorEvent } from '../../../../operators/types.ts';
+import type { KubeObject } from '../../../../operators/types.ts';
+import type { NodeLifecyclePass } from '../../../../src/controllers/node-lifecycle/node-lifecycle-controller.ts';
+import type { VirtualClock } from '../../../../src/testing/virtual-clock.ts';
 import {
-  type NodeLifecyclePass,
-  nodeLifecycleController,
-} from '../../../../src/controllers/node-lifecycle/node-lifecycle-controller.ts';
-import type { InformerFactory } from '../../../../src/informers/informer-factory.ts';
-import { sharedInformer } from '../../../../src/informers/shared-informer.ts';
-import { VirtualClock } from '../../../../src/testing/virtual-clock.ts';
-import type { ApiClient, ResourceDescriptor } from '../../../../streams/api-client.ts';
+  at,
+  lease,
+  readyAt,
+  type VirtualNodeLifecycle,
+  virtualNodeLifecycle,
+  type Write,
+} from './virtual-node-lifecycle.ts';
 
-const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const readyAt = (ms: number): NodeCondition => ({
-  type: 'Ready',
-  status: 'True',
-  lastHeartbeatTime: at(ms),
-  lastTransitionTime: at(0),
-});
 const node = (ready: NodeCondition, taints: Node['spec'] = {}, name = 'n1'): Node => ({
   metadata: { name, creationTimestamp: at(0) },
   spec: taints,
   status: { conditions: [ready] },
-});
-const lease = (ms: number, name = 'n1'): Lease => ({
-  metadata: { name, namespace: 'kube-node-lease' },
-  spec: { renewTime: new Date(ms).toISOString() },
 });
 const pod: Pod = {
   metadata: { name: 'p', namespace: 'default' },
@@ -36,79 +25,21 @@ const pod: Pod = {
 };
 
 describe('nodeLifecycleController (virtual time)', () => {
-  let clock: VirtualClock;
-  let nodes$: Subject<ReflectorEvent<Node>>;
-  let leases$: Subject<ReflectorEvent<Lease>>;
-  let pods$: Subject<ReflectorEvent<Pod>>;
-  let writes: { verb: string; object: KubeObject; at: number }[];
+  let h: VirtualNodeLifecycle;
+  let writes: Write[];
   let passes: NodeLifecyclePass[];
-  let stop: () => void;
-  let peerAlive: boolean;
+  let clock: VirtualClock;
 
   beforeEach(() => {
-    clock = new VirtualClock();
-    nodes$ = new Subject();
-    leases$ = new Subject();
-    pods$ = new Subject();
-    writes = [];
-    passes = [];
-    const informers = {
-      nodes: sharedInformer<Node>({ source: nodes$, scheduler: clock.scheduler }),
-      leases: sharedInformer<Lease>({ source: leases$, scheduler: clock.scheduler }),
-      pods: sharedInformer<Pod>({ source: pods$, scheduler: clock.scheduler }),
-    };
-    const factory = {
-      forResource: (r: ResourceDescriptor) => informers[r.plural as keyof typeof informers],
-    } as unknown as InformerFactory;
-    // writes land in the informers as the API server's watch would deliver them
-    const write = (verb: string) => (r: ResourceDescriptor, object: KubeObject) => {
-      writes.push({ verb: `${verb} ${r.plural}`, object, at: clock.now() });
-      if (r.plural === 'nodes') nodes$.next({ type: 'Updated', object: object as Node });
-      if (r.plural === 'pods') pods$.next({ type: 'Updated', object: object as Pod });
-      return of(object);
-    };
-    const client = {
-      updateStatus: write('updateStatus'),
-      update: write('update'),
-      create: (_r: ResourceDescriptor, o: KubeObject) => of(o),
-    } as unknown as ApiClient;
-    const sub = nodeLifecycleController({
-      client,
-      informerFactory: factory,
-      nodeMonitorPeriodMs: 5_000,
-      nodeMonitorGracePeriodMs: 40_000,
-      scheduler: clock.scheduler,
-    }).subscribe((p) => passes.push(p));
-    const holds = Object.values(informers).map((i) => i.start());
     // n2 stays healthy (its kubelet renews its Lease) unless a test says otherwise, so the zone is not fully disrupted
-    nodes$.next({
-      type: 'Replace',
-      items: [node(readyAt(0)), node(readyAt(0), {}, 'n2')],
-      resourceVersion: '1',
-    });
-    leases$.next({ type: 'Replace', items: [lease(0), lease(0, 'n2')], resourceVersion: '1' });
-    peerAlive = true;
-    pods$.next({ type: 'Replace', items: [pod], resourceVersion: '1' });
-    stop = () => {
-      sub.unsubscribe();
-      for (const h of holds) h.unsubscribe();
-    };
+    h = virtualNodeLifecycle([node(readyAt(0)), node(readyAt(0), {}, 'n2')], [pod]);
+    h.alive.add('n2');
+    ({ passes, clock } = h);
+    writes = h.writes;
   });
-  afterEach(() => stop());
+  afterEach(() => h.stop());
 
-  const flush = async () => {
-    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-  };
-  /** Advances in monitor periods, letting each pass finish. */
-  const run = async (ms: number) => {
-    await flush();
-    for (let t = 0; t < ms; t += 5_000) {
-      if (peerAlive) leases$.next({ type: 'Updated', object: lease(clock.now(), 'n2') });
-      await flush();
-      clock.advance(Math.min(5_000, ms - t));
-      await flush();
-    }
-  };
+  const run = (ms: number) => h.run(ms);
   const readyOf = (n: Node) => n.status?.conditions?.find((c) => c.type === 'Ready');
 
   it('sets Ready Unknown on the first pass past the grace period, taints NoExecute on the next, marks the pod not ready', async () => {
@@ -140,7 +71,7 @@ describe('nodeLifecycleController (virtual time)', () => {
 
   it('keeps the node Ready while its Lease is renewed, whatever the age of its status', async () => {
     for (let t = 10_000; t <= 120_000; t += 10_000) {
-      leases$.next({ type: 'Updated', object: lease(t) });
+      h.leases$.next({ type: 'Updated', object: lease(t) });
       await run(10_000);
     }
     expect(writes).toEqual([]);
@@ -150,14 +81,17 @@ describe('nodeLifecycleController (virtual time)', () => {
     await run(50_000);
     expect(writes.some((w) => w.verb === 'update nodes')).toBe(true);
     const tainted = writes.filter((w) => w.verb === 'update nodes').at(-1)!.object as Node;
-    nodes$.next({ type: 'Updated', object: { ...tainted, status: { conditions: [readyAt(clock.now())] } } });
-    writes = [];
+    h.nodes$.next({
+      type: 'Updated',
+      object: { ...tainted, status: { conditions: [readyAt(clock.now())] } },
+    });
+    writes.length = 0;
     await run(5_000);
     expect(writes.map((w) => [w.verb, (w.object as Node).spec?.taints])).toEqual([['update nodes', []]]);
   });
 
   it('when every node is unheard (all zones fully disrupted) adds no NoExecute taint until a node is back', async () => {
-    peerAlive = false;
+    h.alive.delete('n2');
     await run(50_000);
     const statusWrites = writes
       .filter((w) => w.verb === 'updateStatus nodes')
@@ -171,8 +105,8 @@ describe('nodeLifecycleController (virtual time)', () => {
     // n1's kubelet comes back: disruption mode ends; n2, still unheard, is queued, and its zone's limiter
     // (swapped from 0 to 0.1/s, starting empty as upstream's drained bucket) releases it 10 s later
     const n1 = writes.filter((w) => w.object.metadata?.name === 'n1').at(-1)!.object as Node;
-    nodes$.next({ type: 'Updated', object: { ...n1, status: { conditions: [readyAt(clock.now())] } } });
-    writes = [];
+    h.nodes$.next({ type: 'Updated', object: { ...n1, status: { conditions: [readyAt(clock.now())] } } });
+    writes.length = 0;
     const back = clock.now() + 5_000;
     await run(15_000);
     const tainted = writes
