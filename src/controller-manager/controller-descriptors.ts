@@ -4,6 +4,7 @@ import type { KnownControllerNames } from '../../operators/controller-manager/re
 import { KubeRxError } from '../../operators/errors.ts';
 import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
+import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
 import { nodeLifecycleController } from '../controllers/node-lifecycle/node-lifecycle-controller.ts';
@@ -188,6 +189,15 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       informerFactory: ctx.informerFactory,
       terminatedPodThreshold: ctx.options.terminatedPodGCThreshold,
       ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'deployment-controller': (ctx) =>
+    deploymentController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-deployment-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
