@@ -143,8 +143,8 @@ const isNotServed = (e: unknown) => e instanceof ApiError && (e.statusCode === 4
  * Discovery over an ApiClient (which has no discovery call): the built-in table, each entry probed once
  * with a one-item metadata list (a resource the server does not serve is left out, and remembered), plus
  * the established CRDs listed at every call, so new custom resources are picked up at the next resync.
- * Aggregated APIs (APIService) are not seen. A failing probe or CRD list is logged and the resource left
- * out of this round only.
+ * Aggregated APIs (APIService) are not seen. A probe that fails otherwise than 404 is logged and tried
+ * again next round; a failing CRD list keeps the last custom resources found.
  *
  * @example
  * firstValueFrom(deletableResources(client, logger)()); // [pods, configmaps, ..., crontabs.stable.example.com]
@@ -154,6 +154,7 @@ const isNotServed = (e: unknown) => e instanceof ApiError && (e.statusCode === 4
  */
 export function deletableResources(client: ApiClient, logger: Logger): ResourceDiscovery {
   const served = new Map<string, boolean>();
+  let custom: ResourceDescriptor[] = [];
   const keyOf = (d: ResourceDescriptor) => `${d.plural}.${d.group}/${d.version}`;
   const probe = async (d: ResourceDescriptor): Promise<boolean> => {
     const known = served.get(keyOf(d));
@@ -176,12 +177,12 @@ export function deletableResources(client: ApiClient, logger: Logger): ResourceD
       const builtIn = await Promise.all(
         BUILT_IN_DELETABLE_RESOURCES.map(async (d) => ((await probe(d)) ? [d] : [])),
       );
-      let custom: ResourceDescriptor[] = [];
       if (served.get(keyOf(CRDS))) {
         try {
           custom = crdResources((await firstValueFrom(client.list<Crd>(CRDS))).items);
         } catch (e) {
-          logger.info({ err: String(e) }, 'failed to discover preferred resources');
+          // keep the last known custom resources, so their monitors stay (upstream's partial discovery failure)
+          logger.info({ err: String(e) }, 'failed to discover some groups');
         }
       }
       return [...builtIn.flat(), ...custom];

@@ -2,15 +2,18 @@
 import { createRequire } from 'node:module';
 import {
   asyncScheduler,
+  catchError,
   combineLatest,
   EMPTY,
   exhaustMap,
-  filter,
   first,
   firstValueFrom,
+  map,
   merge,
   NEVER,
   Observable,
+  of,
+  race,
   type SchedulerLike,
   Subject,
   switchMap,
@@ -461,10 +464,24 @@ export function garbageCollectorController(
 
     // ---- discovery, then the workers once the first informers have synced ----
 
+    const period = config.resyncPeriodMs ?? 30_000;
     const synced$ = new Subject<readonly HandlerRegistration[]>();
-    const discovery$ = timer(0, config.resyncPeriodMs ?? 30_000, scheduler).pipe(
-      exhaustMap(() => discovery()),
+    const discovery$ = timer(0, period, scheduler).pipe(
+      exhaustMap(() =>
+        discovery().pipe(
+          catchError((e: unknown) => {
+            logger.info({ err: String(e) }, 'failed to discover preferred resources');
+            return of([] as readonly ResourceDescriptor[]);
+          }),
+        ),
+      ),
       switchMap((found) => {
+        if (found.length === 0) {
+          // a failed discovery keeps the monitors it has (upstream skips the sync)
+          syncErrors?.inc();
+          logger.info('no resources reported by discovery, skipping garbage collector sync');
+          return EMPTY;
+        }
         try {
           synced$.next(resyncMonitors(found));
         } catch (e) {
@@ -474,13 +491,23 @@ export function garbageCollectorController(
         return EMPTY;
       }),
     );
+    // workers start once the first monitors have synced, or after one period anyway (upstream's initial sync timeout)
     const workers$ = synced$.pipe(
-      filter((regs) => regs.length > 0),
       first(),
-      switchMap((regs) => combineLatest(regs.map((r) => r.hasSynced$))),
-      first((all) => all.every(Boolean)),
-      switchMap(() => {
-        logger.info('synced garbage collector');
+      switchMap((regs) =>
+        race(
+          combineLatest(regs.map((r) => r.hasSynced$)).pipe(
+            first((all) => all.every(Boolean)),
+            map(() => 'Garbage collector: all resource monitors have synced'),
+          ),
+          timer(period, scheduler).pipe(
+            map(() => 'Garbage collector: not all resource monitors could be synced, proceeding anyways'),
+          ),
+        ),
+      ),
+      first(),
+      switchMap((message) => {
+        logger.info(message);
         return merge(
           NEVER.pipe(
             reconcileWith<string>(syncDelete, { queue: attemptToDelete, workers, scheduler, logger }),
