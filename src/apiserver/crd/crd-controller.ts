@@ -14,7 +14,6 @@ import {
 } from './custom-resource-definition.ts';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './custom-resource-definitions-resource.ts';
 import { customResourceRows } from './custom-resource-rows.ts';
-import { hasCelRules } from './has-cel-rules.ts';
 import type { JSONSchemaProps } from './json-schema-props.ts';
 
 const CRD_ID = resourceId(CUSTOM_RESOURCE_DEFINITIONS);
@@ -77,7 +76,7 @@ function setCondition(conditions: CrdCondition[], next: CrdCondition, now: strin
  *   and its resources stop being served.
  *
  * Work runs in a microtask after the commit that caused it, so it never interleaves with a request.
- * CEL rules (`x-kubernetes-validations`) are not evaluated: a warning is logged once per CRD.
+ * Conversion webhooks are not called: a warning is logged once per CRD that names one.
  *
  * Teardown: `stop()` unsubscribes from the store.
  */
@@ -211,8 +210,6 @@ export function startCrdController(registry: Registry, options: CrdControllerOpt
     const at = timestamp();
     if (!warned.has(name)) {
       warned.add(name);
-      if ((crd.spec.versions ?? []).some((v) => hasCelRules(v.schema?.openAPIV3Schema)))
-        log.warn({ crd: name }, 'x-kubernetes-validations (CEL) rules are not evaluated by this API server');
       if (crd.spec.conversion?.strategy === 'Webhook')
         log.warn(
           { crd: name },

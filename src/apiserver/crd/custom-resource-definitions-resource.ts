@@ -6,12 +6,7 @@ import {
   defaultCustomResourceDefinition,
   storageVersionOf,
 } from './custom-resource-definition.ts';
-import { hasCelRules } from './has-cel-rules.ts';
 import { validateCustomResourceDefinition } from './validate-custom-resource-definition.ts';
-
-/** What a CRD write with CEL rules is answered with: they are kept, not evaluated. */
-export const CEL_WARNING =
-  'x-kubernetes-validations rules are stored but not evaluated by the kube-rx API server: objects are validated by their OpenAPI schema only';
 
 /**
  * customresourcedefinitions (`crd`, `crds`; category api-extensions), cluster-scoped, with a status
@@ -52,9 +47,5 @@ export const CUSTOM_RESOURCE_DEFINITIONS: ResourceDef = {
     if (!finalizers.includes(CLEANUP_FINALIZER)) crd.metadata.finalizers = [...finalizers, CLEANUP_FINALIZER];
   },
   normalize: defaultCustomResourceDefinition,
-  writeWarnings: (o) =>
-    ((o as CustomResourceDefinition).spec?.versions ?? []).some((v) => hasCelRules(v.schema?.openAPIV3Schema))
-      ? [CEL_WARNING]
-      : [],
   validate: validateCustomResourceDefinition,
 };

@@ -1,14 +1,20 @@
 // The resource-table rows a CRD serves: one per served version, carrying its schema, columns and subresources.
 import type { KubeObject } from '../../../operators/types.ts';
+import type { StatusCause } from '../api-status.ts';
 import type { ResourceDef, TableColumn } from '../resource-table.ts';
 import { humanDuration } from '../table.ts';
 import { applySchemaDefaults } from './apply-schema-defaults.ts';
+import { celRulesFor } from './cel/cel-rules-cache.ts';
+import type { CompiledSchemaRules } from './cel/compile-schema-rules.ts';
+import { validateCelRules } from './cel/validate-cel-rules.ts';
 import {
   type CrdColumn,
   type CrdVersion,
   type CustomResourceDefinition,
   storageVersionOf,
 } from './custom-resource-definition.ts';
+import { fieldError } from './field-error.ts';
+import { hasCelRules } from './has-cel-rules.ts';
 import { jsonPathText, jsonPathValues, parseJsonPath } from './json-path.ts';
 import type { JSONSchemaProps } from './json-schema-props.ts';
 import { pruneUnknownFields } from './prune-unknown-fields.ts';
@@ -87,6 +93,7 @@ function row(
     'x-kubernetes-preserve-unknown-fields': true,
   };
   const scale = v.subresources?.scale;
+  const withRules = hasCelRules(schema);
   const columns = (v.additionalPrinterColumns?.length ? v.additionalPrinterColumns : [AGE_COLUMN]).map(
     printerColumn,
   );
@@ -121,11 +128,12 @@ function row(
           },
         }
       : {}),
-    validate: (o) => {
+    validate: (o, old) => {
       const { metadata: _m, ...rest } = o as Record<string, unknown>;
       const causes = validateCustomResource(rest, { ...schema, properties: withoutMetadata(schema) });
       const metaSchema = schema.properties?.metadata;
       if (metaSchema) causes.push(...validateCustomResource(o.metadata ?? {}, metaSchema, 'metadata'));
+      if (withRules) causes.push(...celCauses(causes, () => celRulesFor(crd, v.name ?? '', schema), o, old));
       return causes;
     },
     normalize: (o) => {
@@ -157,6 +165,24 @@ function deprecationOf(crd: CustomResourceDefinition, v: CrdVersion): string {
     .sort((a, b) => compareVersionPriority(a.name!, b.name!))[0];
   const base = `${group}/${v.name} ${kind} is deprecated`;
   return better ? `${base}; use ${group}/${better.name} ${kind}` : base;
+}
+
+/** As upstream: the rules run only when the object's types and enums are right; else one cause says they were not checked. */
+function celCauses(
+  schemaCauses: StatusCause[],
+  rules: () => CompiledSchemaRules,
+  o: KubeObject,
+  old: KubeObject | undefined,
+): StatusCause[] {
+  if (schemaCauses.some((c) => c.type === 'FieldValueTypeInvalid' || c.type === 'FieldValueNotSupported'))
+    return [
+      fieldError.invalid(
+        '<nil>',
+        null,
+        'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      ),
+    ];
+  return validateCelRules(rules(), o, old);
 }
 
 function withoutMetadata(schema: JSONSchemaProps): Record<string, JSONSchemaProps> | undefined {

@@ -1,4 +1,4 @@
-// Whether a CRD schema carries CEL rules (x-kubernetes-validations) anywhere, which this server does not evaluate.
+// Whether a CRD schema carries CEL rules (x-kubernetes-validations) anywhere, so its objects need the CEL validator.
 import { isJsonObject, type JSONSchemaProps } from './json-schema-props.ts';
 
 /** True when the schema or any schema below it has `x-kubernetes-validations`. */

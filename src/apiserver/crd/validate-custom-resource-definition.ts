@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../../operators/types.ts';
 import type { StatusCause } from '../api-status.ts';
 import { nameProblem } from '../validation.ts';
+import { compileSchemaRules } from './cel/compile-schema-rules.ts';
 import { crdShapeProblems } from './crd-shape.ts';
 import {
   type CrdNames,
@@ -60,7 +61,13 @@ function versionRules(v: CrdVersion, path: string, out: StatusCause[]): void {
   const schema = v.schema?.openAPIV3Schema;
   if (!isJsonObject(schema))
     out.push(fieldError.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
-  else out.push(...validateStructuralSchema(schema, `${path}.schema.openAPIV3Schema`));
+  else {
+    const structural = validateStructuralSchema(schema, `${path}.schema.openAPIV3Schema`);
+    out.push(...structural);
+    // as upstream: CEL rules are compiled against a structural schema only
+    if (!structural.length)
+      out.push(...compileSchemaRules(schema, `${path}.schema.openAPIV3Schema`).problems);
+  }
   const scale = v.subresources?.scale;
   if (scale) {
     const p = `${path}.subresources.scale`;

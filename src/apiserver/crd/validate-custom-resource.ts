@@ -240,7 +240,7 @@ function junctors(value: unknown, s: JSONSchemaProps, path: string, out: StatusC
 /**
  * Validates a custom resource (or any value) against a CRD version's schema as kube-apiserver's
  * openapi validator does: a type mismatch stops the walk below that field; every other rule
- * reports on its own. `x-kubernetes-validations` (CEL) are not evaluated.
+ * reports on its own. `x-kubernetes-validations` (CEL) are run by validateCelRules (cel/).
  *
  * Example: `{spec: {replicas: "3"}}` against `spec.replicas: {type: integer}` gives the cause
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.

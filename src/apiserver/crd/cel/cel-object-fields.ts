@@ -1,0 +1,76 @@
+// The fields CEL sees on an object node of a CRD schema: declared properties by their escaped names, plus apiVersion, kind and metadata.name/generateName at a resource root.
+import { isJsonObject, type JSONSchemaProps } from '../json-schema-props.ts';
+import { escapePropertyName } from './escape-property-name.ts';
+
+const STRING: JSONSchemaProps = { type: 'string' };
+const META: JSONSchemaProps = { type: 'object', properties: { name: STRING, generateName: STRING } };
+
+/** One field of an object node: its name in the object, its name in CEL, and its schema. */
+export interface CelObjectField {
+  name: string;
+  schema: JSONSchemaProps;
+}
+
+/**
+ * How CEL sees a schema node: `object` (a typed object with fields by CEL name), `map` (string keys,
+ * values of one schema), `list`, `scalar` (string, integer, number, boolean) or `dyn` (int-or-string,
+ * untyped, or an object with neither properties nor additionalProperties).
+ */
+export type CelShape =
+  | { kind: 'object'; fields: Map<string, CelObjectField> }
+  | { kind: 'map'; values: JSONSchemaProps | undefined }
+  | { kind: 'list'; items: JSONSchemaProps | undefined }
+  | { kind: 'scalar'; type: 'string' | 'integer' | 'number' | 'boolean' }
+  | { kind: 'dyn' };
+
+const shapes = new WeakMap<JSONSchemaProps, { root?: CelShape; inner?: CelShape }>();
+
+function computeShape(s: JSONSchemaProps | undefined, root: boolean): CelShape {
+  if (!s || s['x-kubernetes-int-or-string']) return { kind: 'dyn' };
+  switch (s.type) {
+    case 'string':
+    case 'integer':
+    case 'number':
+    case 'boolean':
+      return { kind: 'scalar', type: s.type };
+    case 'array':
+      return { kind: 'list', items: s.items };
+    case 'object': {
+      const embedded = root || s['x-kubernetes-embedded-resource'] === true;
+      if (s.additionalProperties !== undefined && s.additionalProperties !== false && !s.properties)
+        return {
+          kind: 'map',
+          values: isJsonObject(s.additionalProperties) ? s.additionalProperties : undefined,
+        };
+      if (!s.properties && !embedded) return { kind: 'dyn' };
+      const fields = new Map<string, CelObjectField>();
+      const all: Record<string, JSONSchemaProps> = {
+        ...(embedded ? { apiVersion: STRING, kind: STRING } : {}),
+        ...s.properties,
+        ...(embedded ? { metadata: META } : {}),
+      };
+      for (const [name, schema] of Object.entries(all)) {
+        const celName = escapePropertyName(name);
+        if (celName) fields.set(celName, { name, schema });
+      }
+      return { kind: 'object', fields };
+    }
+    default:
+      return { kind: 'dyn' };
+  }
+}
+
+/**
+ * The CEL shape of a schema node (memoized per node).
+ * @param s the schema node (undefined: anything)
+ * @param root whether the node is a resource's root (apiVersion, kind and metadata are added)
+ */
+export function celShapeOf(s: JSONSchemaProps | undefined, root = false): CelShape {
+  if (!s) return { kind: 'dyn' };
+  const memo = shapes.get(s) ?? {};
+  shapes.set(s, memo);
+  const key = root ? 'root' : 'inner';
+  const shape = memo[key] ?? computeShape(s, root);
+  memo[key] = shape;
+  return shape;
+}

@@ -1,0 +1,227 @@
+// Compiles every x-kubernetes-validations rule of a CRD version's schema once: type-checked per node, programs ready to run.
+import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import type { StatusCause } from '../../api-status.ts';
+import { fieldError } from '../field-error.ts';
+import { isJsonObject, type JSONSchemaProps } from '../json-schema-props.ts';
+import { celBaseEnvironment } from './cel-base-environment.ts';
+import { celCompileError } from './cel-compile-error.ts';
+import { declareSchemaType } from './declare-schema-type.ts';
+import { ruleFieldPath } from './rule-field-path.ts';
+import { VALIDATION_RULE_REASONS, type ValidationRule } from './validation-rule.ts';
+
+/** A rule ready to run: its program (or why it has none), whether it is a transition rule, its message program. */
+export interface CompiledRule {
+  source: ValidationRule;
+  /** Runs the rule on `{self, oldSelf}`; absent when the rule is empty or did not compile. */
+  program?: ParseResult;
+  /** The compile error, reported when the rule would run (a CRD stored before this server checked it). */
+  error?: string;
+  usesOldSelf: boolean;
+  optionalOldSelf: boolean;
+  messageProgram?: ParseResult;
+  /** The normalized fieldPath: errors are reported at the node's path joined with it. */
+  fieldPath?: string;
+}
+
+/** The rules of one schema node and the nodes below it that have rules (nodes without any are left out). */
+export interface RuleNode {
+  schema: JSONSchemaProps;
+  rules: CompiledRule[];
+  properties: Map<string, RuleNode>;
+  additionalProperties?: RuleNode;
+  items?: RuleNode;
+  allOf: RuleNode[];
+}
+
+/** The compiled rules of a schema (`root` undefined: no rules anywhere) and the problems found compiling them. */
+export interface CompiledSchemaRules {
+  root?: RuleNode;
+  problems: StatusCause[];
+}
+
+let evalEnv: Environment | undefined;
+
+/** Where rules run: self and oldSelf dynamic, values as toCelValue makes them (the checks were done at compile). */
+function evaluationEnvironment(): Environment {
+  if (!evalEnv) {
+    evalEnv = celBaseEnvironment();
+    evalEnv.registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
+  }
+  return evalEnv;
+}
+
+function usesOldSelf(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(usesOldSelf);
+  if (node === null || typeof node !== 'object') return false;
+  const n = node as { op?: unknown; args?: unknown };
+  if (n.op === 'id') return n.args === 'oldSelf';
+  return usesOldSelf(n.args);
+}
+
+/** What a rule is shown as in a CRD-time error: the rule entry itself. */
+const shownRule = (r: ValidationRule) => r;
+
+class Compiler {
+  readonly problems: StatusCause[] = [];
+  private readonly types = new Map<JSONSchemaProps, string>();
+  private readonly schemaEnv: Environment;
+  private readonly envs = new Map<string, Environment>();
+
+  constructor(root: JSONSchemaProps) {
+    this.schemaEnv = celBaseEnvironment();
+    declareSchemaType(this.schemaEnv, root, true, this.types);
+  }
+
+  private checkEnv(typeNode: JSONSchemaProps, optional: boolean): Environment {
+    const type = this.types.get(typeNode) ?? 'dyn';
+    const key = `${type}/${optional}`;
+    let env = this.envs.get(key);
+    if (!env) {
+      env = this.schemaEnv.clone();
+      env.registerVariable('self', type).registerVariable('oldSelf', optional ? `optional<${type}>` : type);
+      this.envs.set(key, env);
+    }
+    return env;
+  }
+
+  build(
+    s: JSONSchemaProps,
+    typeNode: JSONSchemaProps,
+    path: string,
+    uncorrelatable?: string,
+  ): RuleNode | undefined {
+    const rules = (Array.isArray(s['x-kubernetes-validations']) ? s['x-kubernetes-validations'] : [])
+      .map((r, i) =>
+        isJsonObject(r) ? this.rule(r as ValidationRule, i, s, typeNode, path, uncorrelatable) : undefined,
+      )
+      .filter((r): r is CompiledRule => r !== undefined);
+    const properties = new Map<string, RuleNode>();
+    for (const [k, p] of Object.entries(s.properties ?? {})) {
+      const below = this.build(p, typeNode.properties?.[k] ?? p, `${path}.properties[${k}]`, uncorrelatable);
+      if (below) properties.set(k, below);
+    }
+    const ap = isJsonObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
+    const apType = isJsonObject(typeNode.additionalProperties)
+      ? (typeNode.additionalProperties as JSONSchemaProps)
+      : ap;
+    const additionalProperties =
+      ap && this.build(ap, apType ?? ap, `${path}.additionalProperties`, uncorrelatable);
+    const mapList = s['x-kubernetes-list-type'] === 'map' || typeNode['x-kubernetes-list-type'] === 'map';
+    const items =
+      s.items &&
+      this.build(
+        s.items,
+        typeNode.items ?? s.items,
+        `${path}.items`,
+        uncorrelatable ?? (mapList ? undefined : `${path}.items`),
+      );
+    const allOf = (s.allOf ?? [])
+      .map((sub, i) => this.build(sub, typeNode, `${path}.allOf[${i}]`, uncorrelatable))
+      .filter((n): n is RuleNode => n !== undefined);
+    if (!rules.length && !properties.size && !additionalProperties && !items && !allOf.length)
+      return undefined;
+    return { schema: typeNode, rules, properties, additionalProperties, items, allOf };
+  }
+
+  private rule(
+    r: ValidationRule,
+    i: number,
+    s: JSONSchemaProps,
+    typeNode: JSONSchemaProps,
+    path: string,
+    uncorrelatable: string | undefined,
+  ): CompiledRule | undefined {
+    const at = `${path}.x-kubernetes-validations[${i}]`;
+    const out: CompiledRule = { source: r, usesOldSelf: false, optionalOldSelf: r.optionalOldSelf === true };
+    if (r.reason !== undefined && !(VALIDATION_RULE_REASONS as readonly string[]).includes(r.reason))
+      this.problems.push(fieldError.notSupported(`${at}.reason`, r.reason, VALIDATION_RULE_REASONS));
+    if (r.fieldPath) {
+      const fp = ruleFieldPath(r.fieldPath, s.properties || s.additionalProperties ? s : typeNode);
+      if ('error' in fp)
+        this.problems.push(
+          fieldError.invalid(`${at}.fieldPath`, r.fieldPath, `fieldPath must be a valid path: ${fp.error}`),
+        );
+      else out.fieldPath = fp.path;
+    }
+    if (r.message !== undefined) {
+      if (!r.message.trim())
+        this.problems.push(fieldError.required(`${at}.message`, 'message must be non-empty if specified'));
+      else if (/\n/.test(r.message))
+        this.problems.push(
+          fieldError.invalid(`${at}.message`, r.message, 'message must not contain line breaks'),
+        );
+    }
+    const source = typeof r.rule === 'string' ? r.rule : '';
+    if (!source.trim()) {
+      this.problems.push(fieldError.required(`${at}.rule`, 'rule is not specified'));
+      return undefined;
+    }
+    const env = this.checkEnv(typeNode, out.optionalOldSelf);
+    const checked = env.check(source);
+    if (!checked.valid) out.error = `compilation failed: ${celCompileError(checked.error, source)}`;
+    else if (checked.type !== 'bool') out.error = 'cel expression must evaluate to a bool';
+    if (out.error) {
+      this.problems.push(fieldError.invalid(`${at}.rule`, shownRule(r), out.error));
+      return out;
+    }
+    out.program = evaluationEnvironment().parse(source);
+    out.usesOldSelf = usesOldSelf(out.program.ast);
+    if (out.usesOldSelf && uncorrelatable)
+      this.problems.push(
+        fieldError.invalid(
+          `${at}.rule`,
+          source,
+          `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`,
+        ),
+      );
+    if (!out.usesOldSelf && r.optionalOldSelf !== undefined)
+      this.problems.push(
+        fieldError.invalid(
+          `${at}.optionalOldSelf`,
+          r.optionalOldSelf,
+          'may not be set if oldSelf is not used in rule',
+        ),
+      );
+    if (r.messageExpression !== undefined) this.messageExpression(r.messageExpression, env, at, r, out);
+    return out;
+  }
+
+  private messageExpression(
+    text: string,
+    env: Environment,
+    at: string,
+    r: ValidationRule,
+    out: CompiledRule,
+  ): void {
+    if (!text.trim()) {
+      this.problems.push(
+        fieldError.required(`${at}.messageExpression`, 'messageExpression must be non-empty if specified'),
+      );
+      return;
+    }
+    const checked = env.check(text);
+    const problem = !checked.valid
+      ? `messageExpression compilation failed: ${celCompileError(checked.error, text)}`
+      : checked.type !== 'string'
+        ? 'messageExpression must evaluate to a string'
+        : undefined;
+    if (problem) this.problems.push(fieldError.invalid(`${at}.messageExpression`, shownRule(r), problem));
+    else out.messageProgram = evaluationEnvironment().parse(text);
+  }
+}
+
+/**
+ * Compiles the CEL rules of a CRD version's schema as kube-apiserver does at CRD create and update:
+ * each rule is type-checked with `self` (and `oldSelf`) typed by its node, must give a bool (its
+ * messageExpression a string), and a transition rule may not sit below a list that is not a map
+ * list. Problems carry upstream's field paths under `path`
+ * (`...openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule`).
+ * @param schema the version's openAPIV3Schema (its root is a resource: apiVersion, kind, metadata)
+ * @param path the path of the schema in the CRD, for the problems
+ * @returns the rule tree (to run with validateCelRules) and the problems
+ */
+export function compileSchemaRules(schema: JSONSchemaProps, path = 'openAPIV3Schema'): CompiledSchemaRules {
+  const compiler = new Compiler(schema);
+  const root = compiler.build(schema, schema, path);
+  return { root, problems: compiler.problems };
+}
