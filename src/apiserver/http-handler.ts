@@ -260,7 +260,10 @@ function resolveTarget(
   }
   let namespace: string | undefined;
   let rest = segments;
-  if (segments[0] === 'namespaces' && segments.length >= 3) {
+  // `/namespaces/NS/status` and `/namespaces/NS/finalize` are the namespace's own subresources
+  const namespaceSubresource =
+    group === '' && segments.length === 3 && (segments[2] === 'status' || segments[2] === 'finalize');
+  if (segments[0] === 'namespaces' && segments.length >= 3 && !namespaceSubresource) {
     namespace = segments[1];
     rest = segments.slice(2);
   }

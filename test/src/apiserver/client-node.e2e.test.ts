@@ -26,7 +26,11 @@ describe('@kubernetes/client-node against the embedded API server', () => {
   let kc: KubeConfig;
 
   beforeAll(async () => {
-    server = await startApiServer({ historyWindow: 20, maxWatchSeconds: 1 });
+    server = await startApiServer({
+      historyWindow: 20,
+      maxWatchSeconds: 1,
+      builtinNamespaceControllers: true,
+    });
     kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig);
     core = kc.makeApiClient(CoreV1Api);

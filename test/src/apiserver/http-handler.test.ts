@@ -509,25 +509,33 @@ describe('embedded API server over HTTP', () => {
       expect((await request(server, 'GET', `${pods}/fin`)).status).toBe(404);
     });
 
-    it('deletes a namespace with its contents and refuses new content while it terminates', async () => {
+    it('marks a deleted namespace Terminating, refuses new content, and removes it once finalized', async () => {
       await request(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'doomed' } } });
-      await request(server, 'POST', '/api/v1/namespaces/doomed/configmaps', {
-        body: { metadata: { name: 'keep', finalizers: ['x.io/y'] } },
-      });
       await request(server, 'POST', '/api/v1/namespaces/doomed/configmaps', {
         body: { metadata: { name: 'go' } },
       });
       const d = await request(server, 'DELETE', '/api/v1/namespaces/doomed');
       expect(d.body.status.phase).toBe('Terminating');
-      expect((await request(server, 'GET', '/api/v1/namespaces/doomed/configmaps/go')).status).toBe(404);
+      expect(d.body.spec.finalizers).toEqual(['kubernetes']);
+      // the content is the namespace controller's to delete, not the API server's
+      expect((await request(server, 'GET', '/api/v1/namespaces/doomed/configmaps/go')).status).toBe(200);
       const refused = await request(server, 'POST', '/api/v1/namespaces/doomed/configmaps', {
         body: { metadata: { name: 'new' } },
       });
       expect(refused.status).toBe(403);
-      await request(server, 'PATCH', '/api/v1/namespaces/doomed/configmaps/keep', {
-        body: [{ op: 'remove', path: '/metadata/finalizers' }],
-        headers: { 'Content-Type': 'application/json-patch+json' },
+      expect(refused.body.details.causes).toEqual([
+        {
+          type: 'NamespaceTerminating',
+          message: 'namespace doomed is being terminated',
+          field: 'metadata.namespace',
+        },
+      ]);
+      expect((await request(server, 'DELETE', '/api/v1/namespaces/doomed/configmaps')).status).toBe(200);
+      const ns = (await request(server, 'GET', '/api/v1/namespaces/doomed')).body;
+      const fin = await request(server, 'PUT', '/api/v1/namespaces/doomed/finalize', {
+        body: { ...ns, spec: { finalizers: [] } },
       });
+      expect(fin.status).toBe(200);
       expect((await request(server, 'GET', '/api/v1/namespaces/doomed')).status).toBe(404);
     });
   });

@@ -81,7 +81,7 @@ function recording(inner: HttpTransport): { transport: HttpTransport; received: 
 }
 
 describe('metadata-only informers over HTTP (embedded API server)', () => {
-  const cluster = useEmbeddedCluster();
+  const cluster = useEmbeddedCluster({ builtinNamespaceControllers: true });
 
   beforeAll(async () => {
     await lastValueFrom(cluster.api.create(NAMESPACES, { metadata: { name: 'md' } }));

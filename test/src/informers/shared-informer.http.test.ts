@@ -21,7 +21,10 @@ const pod = (name: string, labels: Record<string, string> = {}): KubeObject => (
 
 describe('shared informer over HTTP (embedded API server)', () => {
   // writes at client-go's default pace (5 qps), as a real controller's would be
-  const cluster = useEmbeddedCluster({ historyWindow: 10, maxWatchSeconds: 1 }, { qps: 5 });
+  const cluster = useEmbeddedCluster(
+    { historyWindow: 10, maxWatchSeconds: 1, builtinNamespaceControllers: true },
+    { qps: 5 },
+  );
 
   beforeAll(async () => {
     for (const ns of ['inf', 'meta'])

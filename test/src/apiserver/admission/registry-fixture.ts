@@ -4,11 +4,18 @@ import { ObjectStore } from '../../../../src/apiserver/object-store.ts';
 import { Registry } from '../../../../src/apiserver/registry.ts';
 import { RESOURCES, resourceId } from '../../../../src/apiserver/resource-table.ts';
 
-/** A bootstrapped registry and shorthands to create and read objects by resource id. */
-export function registryFixture(now = () => Date.parse('2026-01-01T00:00:00Z')) {
+/**
+ * A bootstrapped registry and shorthands to create and read objects by resource id. It stands alone, so by
+ * default it does the namespace and serviceaccount controllers' work itself (`builtinNamespaceControllers`).
+ */
+export function registryFixture(
+  now = () => Date.parse('2026-01-01T00:00:00Z'),
+  { builtinNamespaceControllers = true } = {},
+) {
   let seed = 1;
   const registry = new Registry(new ObjectStore(), RESOURCES, {
     now,
+    builtinNamespaceControllers,
     random: () => {
       seed = (seed * 16807) % 2147483647;
       return seed / 2147483647;

@@ -9,7 +9,7 @@ describe('ResourceQuota under concurrent creates', () => {
   let runs = 0;
 
   beforeAll(async () => {
-    server = await startApiServer();
+    server = await startApiServer({ builtinNamespaceControllers: true });
   });
   afterAll(async () => {
     await server?.close();
