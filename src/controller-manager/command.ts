@@ -65,6 +65,10 @@ interface Flags {
   nodeMonitorPeriod: number;
   nodeMonitorGracePeriod: number;
   nodeStartupGracePeriod: number;
+  nodeEvictionRate: number;
+  secondaryNodeEvictionRate: number;
+  largeClusterSizeThreshold: number;
+  unhealthyZoneThreshold: number;
   namespaceSyncPeriod: number;
   minResyncPeriod: number;
   featureGates: Record<string, boolean>;
@@ -95,6 +99,16 @@ function intFlag(flag: string): (value: string) => number {
   return (value) => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${flag}: not an integer: ${value}`);
     return Number(value);
+  };
+}
+
+function nonNegativeNumberFlag(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw new InvalidArgumentError(`${flag}: not a non-negative number: ${value}`);
+    }
+    return n;
   };
 }
 
@@ -210,6 +224,30 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       300_000,
     )
     .option(
+      '--node-eviction-rate <qps>',
+      'nodes per second given NoExecute taints in a zone that is healthy (or fully disrupted while others are not)',
+      nonNegativeNumberFlag('--node-eviction-rate'),
+      0.1,
+    )
+    .option(
+      '--secondary-node-eviction-rate <qps>',
+      'nodes per second given NoExecute taints in a partially disrupted zone larger than --large-cluster-size-threshold',
+      nonNegativeNumberFlag('--secondary-node-eviction-rate'),
+      0.01,
+    )
+    .option(
+      '--large-cluster-size-threshold <n>',
+      'nodes above which a zone is large (smaller partially disrupted zones evict nothing)',
+      intFlag('--large-cluster-size-threshold'),
+      50,
+    )
+    .option(
+      '--unhealthy-zone-threshold <fraction>',
+      'share of not-Ready nodes (at least 3) that makes a zone partially disrupted',
+      nonNegativeNumberFlag('--unhealthy-zone-threshold'),
+      0.55,
+    )
+    .option(
       '--min-resync-period <d>',
       'informers resync every period × [1, 2)',
       goDurationFlag('--min-resync-period'),
@@ -302,6 +340,10 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
             nodeMonitorPeriodMs: flags.nodeMonitorPeriod,
             nodeMonitorGracePeriodMs: flags.nodeMonitorGracePeriod,
             nodeStartupGracePeriodMs: flags.nodeStartupGracePeriod,
+            nodeEvictionRate: flags.nodeEvictionRate,
+            secondaryNodeEvictionRate: flags.secondaryNodeEvictionRate,
+            largeClusterSizeThreshold: flags.largeClusterSizeThreshold,
+            unhealthyZoneThreshold: flags.unhealthyZoneThreshold,
             namespaceSyncPeriodMs: flags.namespaceSyncPeriod,
             featureGates: { ...CONTROLLER_FEATURE_GATES, ...flags.featureGates },
           },

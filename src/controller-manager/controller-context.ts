@@ -22,6 +22,14 @@ export interface ControllerOptions {
   readonly nodeMonitorGracePeriodMs?: number;
   /** `--node-startup-grace-period` in ms; default 1 m. */
   readonly nodeStartupGracePeriodMs?: number;
+  /** `--node-eviction-rate`: nodes NoExecute-tainted per second per healthy zone; default 0.1. */
+  readonly nodeEvictionRate?: number;
+  /** `--secondary-node-eviction-rate`: per second in a partially disrupted large zone; default 0.01. */
+  readonly secondaryNodeEvictionRate?: number;
+  /** `--large-cluster-size-threshold`: a zone of more nodes is large; default 50. */
+  readonly largeClusterSizeThreshold?: number;
+  /** `--unhealthy-zone-threshold`: the not-Ready share of a zone that makes it PartialDisruption; default 0.55. */
+  readonly unhealthyZoneThreshold?: number;
   /** `--namespace-sync-period` in ms (namespace controller resync); default 5 m. */
   readonly namespaceSyncPeriodMs?: number;
 }
