@@ -74,6 +74,10 @@ describe('kube-rx controller-manager', () => {
       '--node-monitor-period': 5_000,
       '--node-monitor-grace-period': 40_000,
       '--node-startup-grace-period': 60_000,
+      '--node-eviction-rate': 0.1,
+      '--secondary-node-eviction-rate': 0.01,
+      '--large-cluster-size-threshold': 50,
+      '--unhealthy-zone-threshold': 0.55,
     });
     for (const [flag, value] of Object.entries(CONCURRENCY_FLAGS)) expect(defaults[`--${flag}`]).toBe(value);
   });
@@ -81,6 +85,8 @@ describe('kube-rx controller-manager', () => {
   it.each([
     [['--controllers', '*,nosuch'], '--controllers: "nosuch" is not in the list of known controllers'],
     [['--controllers', 'daemonset'], '--controllers: "daemonset-controller" is not built in kube-rx yet'],
+    [['--node-eviction-rate', '-1'], '--node-eviction-rate: not a non-negative number: -1'],
+    [['--unhealthy-zone-threshold', 'half'], '--unhealthy-zone-threshold: not a non-negative number: half'],
   ])('refuses %j before starting anything', async (args, message) => {
     const command = controllerManagerCommand({ logger: silentLogger }).exitOverride();
     await expect(command.parseAsync(args, { from: 'user' })).rejects.toThrow(message);
