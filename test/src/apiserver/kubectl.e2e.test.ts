@@ -18,7 +18,7 @@ describe.skipIf(!KUBECTL)('kubectl against the embedded API server', () => {
   const { kubectl, ok } = kubectlRunner(() => kubeconfig);
 
   beforeAll(async () => {
-    server = await startApiServer();
+    server = await startApiServer({ builtinNamespaceControllers: true });
     dir = mkdtempSync(join(tmpdir(), 'kube-rx-kubectl-'));
     kubeconfig = join(dir, 'kubeconfig');
     await server.writeKubeconfig(kubeconfig);

@@ -21,7 +21,8 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
       .split(/\s{2,}/);
 
   beforeAll(async () => {
-    server = await startApiServer();
+    // a server alone: it gives new namespaces their default ServiceAccount itself
+    server = await startApiServer({ builtinNamespaceControllers: true });
     dir = mkdtempSync(join(tmpdir(), 'kube-rx-builtin-'));
     kubeconfig = join(dir, 'kubeconfig');
     await server.writeKubeconfig(kubeconfig);

@@ -2,6 +2,7 @@
 import { firstValueFrom } from 'rxjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
+import { SERVICE_ACCOUNTS } from '../../../../src/controllers/serviceaccount/serviceaccounts-controller.ts';
 import { NAMESPACES, PODS } from '../../../../streams/resources.ts';
 import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
 import { waitForPod } from '../../kubelet/kubelet-fixture.ts';
@@ -86,6 +87,16 @@ describe.skipIf(!KUBECTL)('kubectl top against the embedded API server', () => {
     };
     await firstValueFrom(
       cluster.api.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quiet' } }),
+    );
+    // no serviceaccount controller runs here: the account it would create
+    await firstValueFrom(
+      cluster.api.create(
+        SERVICE_ACCOUNTS,
+        { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } },
+        {
+          namespace: 'quiet',
+        },
+      ),
     );
     await firstValueFrom(cluster.api.create<Pod>(PODS, pending, { namespace: 'quiet' }));
     const list = await kubectl(['top', 'pod', '-n', 'quiet']);

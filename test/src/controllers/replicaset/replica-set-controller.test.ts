@@ -10,7 +10,7 @@ import { PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
-const cluster = useEmbeddedCluster();
+const cluster = useEmbeddedCluster({ builtinNamespaceControllers: true });
 const QUOTAS: ResourceDescriptor = {
   group: '',
   version: 'v1',
