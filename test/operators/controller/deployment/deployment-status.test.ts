@@ -240,7 +240,11 @@ describe('rolloutStatus (syncRolloutStatus)', () => {
       reason: 'ProgressDeadlineExceeded',
       message: 'ReplicaSet "foo-new" has timed out progressing.',
     });
-    const again = at(60, [progressing('ProgressDeadlineExceeded', 'False')], status(3, 3, 1));
+    const again = at(
+      60,
+      [progressing('ProgressDeadlineExceeded', 'False')],
+      status(3, 3, 1, { readyReplicas: 1 }),
+    );
     expect(cond(rolloutStatus([newRS(1)], newRS(1), again, T0 + 90_000), 'Progressing')).toEqual(
       progressing('ProgressDeadlineExceeded', 'False'),
     );
