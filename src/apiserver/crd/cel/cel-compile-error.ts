@@ -26,9 +26,8 @@ const OPERATORS: Record<string, string> = {
 function inCelGoWords(detail: string): string {
   const field = /^No such key: (.*)$/.exec(detail);
   if (field) return `undefined field '${field[1]}'`;
-  const op = /^no such overload: (\S+) (\S+) (\S+)$/.exec(detail);
-  if (op && OPERATORS[op[2]!])
-    return `found no matching overload for '${OPERATORS[op[2]!]}' applied to '(${op[1]}, ${op[3]})'`;
+  const op = /^no such overload: (.+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(detail);
+  if (op) return `found no matching overload for '${OPERATORS[op[2]!]}' applied to '(${op[1]}, ${op[3]})'`;
   const unknown = /^Unknown variable: (.*)$/.exec(detail);
   if (unknown) return `undeclared reference to '${unknown[1]}' (in container '')`;
   return detail;

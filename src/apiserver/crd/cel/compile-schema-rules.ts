@@ -39,15 +39,21 @@ export interface CompiledSchemaRules {
   problems: StatusCause[];
 }
 
-let evalEnv: Environment | undefined;
+const evalEnvs: { plain?: Environment; optional?: Environment } = {};
 
-/** Where rules run: self and oldSelf dynamic, values as toCelValue makes them (the checks were done at compile). */
-function evaluationEnvironment(): Environment {
-  if (!evalEnv) {
-    evalEnv = celBaseEnvironment();
-    evalEnv.registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
+/**
+ * Where rules run: self and oldSelf dynamic (oldSelf an optional for optionalOldSelf rules), values
+ * as toCelValue makes them; the type checks were done at compile.
+ */
+function evaluationEnvironment(optional = false): Environment {
+  const key = optional ? 'optional' : 'plain';
+  let env = evalEnvs[key];
+  if (!env) {
+    env = celBaseEnvironment();
+    env.registerVariable('self', 'dyn').registerVariable('oldSelf', optional ? 'optional<dyn>' : 'dyn');
+    evalEnvs[key] = env;
   }
-  return evalEnv;
+  return env;
 }
 
 function usesOldSelf(node: unknown): boolean {
@@ -56,6 +62,43 @@ function usesOldSelf(node: unknown): boolean {
   const n = node as { op?: unknown; args?: unknown };
   if (n.op === 'id') return n.args === 'oldSelf';
   return usesOldSelf(n.args);
+}
+
+interface AstNode {
+  op?: unknown;
+  args?: unknown;
+  start?: number;
+  end?: number;
+}
+
+function hasArguments(node: unknown, out: AstNode[] = []): AstNode[] {
+  if (Array.isArray(node)) for (const n of node) hasArguments(n, out);
+  else if (node !== null && typeof node === 'object') {
+    const n = node as AstNode;
+    if (n.op === 'call' && Array.isArray(n.args) && n.args[0] === 'has' && Array.isArray(n.args[1]))
+      out.push(...(n.args[1] as AstNode[]));
+    hasArguments(n.args, out);
+  }
+  return out;
+}
+
+/**
+ * The evaluator's has() does not check that the field it tests is declared; cel-go does. Each
+ * has() argument is checked on its own: an undeclared field is the error (arguments naming a
+ * macro's variable cannot be checked alone and are left to run time).
+ */
+function undeclaredHasField(env: Environment, source: string): unknown {
+  for (const arg of hasArguments(env.parse(source).ast)) {
+    if (arg.start === undefined || arg.end === undefined) continue;
+    const checked = env.check(source.slice(arg.start, arg.end));
+    const error = checked.error as
+      | { summary?: string; message?: string; range?: { start: number } }
+      | undefined;
+    const text = error?.summary ?? error?.message ?? '';
+    if (!checked.valid && text.startsWith('No such key'))
+      return { ...error, summary: text, range: { start: arg.start + (error?.range?.start ?? 0) } };
+  }
+  return undefined;
 }
 
 /** What a rule is shown as in a CRD-time error: the rule entry itself. */
@@ -158,13 +201,15 @@ class Compiler {
     }
     const env = this.checkEnv(typeNode, out.optionalOldSelf);
     const checked = env.check(source);
+    const hasError = checked.valid ? undeclaredHasField(env, source) : undefined;
     if (!checked.valid) out.error = `compilation failed: ${celCompileError(checked.error, source)}`;
+    else if (hasError) out.error = `compilation failed: ${celCompileError(hasError, source)}`;
     else if (checked.type !== 'bool') out.error = 'cel expression must evaluate to a bool';
     if (out.error) {
       this.problems.push(fieldError.invalid(`${at}.rule`, shownRule(r), out.error));
       return out;
     }
-    out.program = evaluationEnvironment().parse(source);
+    out.program = evaluationEnvironment(out.optionalOldSelf).parse(source);
     out.usesOldSelf = usesOldSelf(out.program.ast);
     if (out.usesOldSelf && uncorrelatable)
       this.problems.push(
@@ -206,7 +251,7 @@ class Compiler {
         ? 'messageExpression must evaluate to a string'
         : undefined;
     if (problem) this.problems.push(fieldError.invalid(`${at}.messageExpression`, shownRule(r), problem));
-    else out.messageProgram = evaluationEnvironment().parse(text);
+    else out.messageProgram = evaluationEnvironment(out.optionalOldSelf).parse(text);
   }
 }
 
