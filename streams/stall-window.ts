@@ -32,7 +32,7 @@ export const HEAD_FACTOR = 4;
  * Invariants: the watch window is always within [floor, ceiling]; it is the ceiling until something was
  * learned. While events flow (at least {@link MIN_FLOW_SAMPLES} gaps since the flow was last forgotten)
  * it is {@link GAP_FACTOR} × the longest of the last {@link FLOW_SAMPLES} gaps between arrivals (events
- * and bookmarks alike), so a busy stream that stops is abandoned after the floor, while a slow one keeps a
+ * and bookmarks alike, on one watch: the wait for a watch's first arrival is not a gap), so a busy stream that stops is abandoned after the floor, while a slow one keeps a
  * window well above its usual gaps. Without a flow it is {@link GAP_FACTOR} × the longest recent interval
  * between the server's periodic bookmarks (a quiet, healthy watch receives one well inside its window, so
  * it is never abandoned more often than its bookmark cadence requires). The flow is forgotten when a
@@ -114,7 +114,8 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
   const gaps = new Float64Array(FLOW_SAMPLES);
   let gapCount = 0;
   let gapNext = 0;
-  let lastArrival = 0;
+  /** The last arrival on the current watch; undefined before its first. */
+  let lastArrival: number | undefined;
   const bookmarkGaps = new Float64Array(BOOKMARK_SAMPLES);
   let bookmarkCount = 0;
   let bookmarkNext = 0;
@@ -145,13 +146,18 @@ export function stallWindow(config: StallWindowConfig): StallWindow {
 
   return {
     watchStarted(at) {
-      lastArrival = at;
+      lastArrival = undefined;
       lastBookmark = at;
     },
     arrived(at, bookmark) {
-      gaps[gapNext] = at - lastArrival;
-      gapNext = (gapNext + 1) % FLOW_SAMPLES;
-      gapCount++;
+      // the wait for a watch's first arrival is the server's answer time (its response head), not a gap
+      // of the stream: under load it can be seconds, and a window learned from it would hold a stream
+      // that then stops for as long
+      if (lastArrival !== undefined) {
+        gaps[gapNext] = at - lastArrival;
+        gapNext = (gapNext + 1) % FLOW_SAMPLES;
+        gapCount++;
+      }
       lastArrival = at;
       if (bookmark) {
         bookmarkGaps[bookmarkNext] = at - lastBookmark;

@@ -19,8 +19,20 @@ describe('stallWindow: the watch window', () => {
     const w = make();
     w.watchStarted(0);
     expect(w.window()).toBe(25_000);
-    flow(w, 0, 10, MIN_FLOW_SAMPLES - 1);
+    flow(w, 0, 10, MIN_FLOW_SAMPLES); // MIN_FLOW_SAMPLES arrivals are one gap short
     expect(w.window()).toBe(25_000);
+    w.arrived(MIN_FLOW_SAMPLES * 10 + 10, false);
+    expect(w.window()).toBe(1000);
+  });
+
+  it('the wait for a watch’s first arrival is not a gap: a head 4 s late, then 10 ms gaps, gives the floor', () => {
+    const w = make();
+    w.watchStarted(0);
+    flow(w, 3990, 10, MIN_FLOW_SAMPLES + 1);
+    expect(w.window()).toBe(1000);
+    w.watchStarted(5000); // the next watch of a flow cut mid-way: its first wait does not count either
+    w.arrived(9000, false);
+    expect(w.window()).toBe(1000);
   });
 
   it.each([
@@ -32,7 +44,7 @@ describe('stallWindow: the watch window', () => {
   ])('while events flow: %s', (_name, gap, expected) => {
     const w = make();
     w.watchStarted(0);
-    flow(w, 0, gap, MIN_FLOW_SAMPLES);
+    flow(w, 0, gap, MIN_FLOW_SAMPLES + 1); // the first arrival ends the wait for the head, not a gap
     expect(w.window()).toBe(expected);
   });
 
@@ -200,7 +212,7 @@ describe('stallWindow: forgetting', () => {
     flow(w, 0, 10, 7);
     w.stalled();
     w.watchStarted(2000);
-    flow(w, 2000, 5000, MIN_FLOW_SAMPLES);
+    flow(w, 2000, 5000, MIN_FLOW_SAMPLES + 1);
     expect(w.window()).toBe(10_000);
   });
 });

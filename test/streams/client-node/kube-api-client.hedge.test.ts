@@ -136,8 +136,8 @@ describe('kubeApiClient watch: the response-head hedge (virtual time)', () => {
 
   it('neither head before the request timeout: a TimeoutError, both requests aborted', () => {
     run((ts, { expectObservable, expectSubscriptions, cold }) => {
-      const a = cold('-');
-      const b = cold('-');
+      const a = cold<HttpStreamPart>('-');
+      const b = cold<HttpStreamPart>('-');
       const { transport } = scripted(ts, [a, b]);
       const client = kubeApiClient({ transport, scheduler: ts, requestTimeoutMs: 5000 });
       expectObservable(client.watch(PODS, { namespace: 'ns', responseHeadHedgeMs: 1000 })).toBe(
@@ -204,8 +204,8 @@ describe('kubeApiClient watch: the response-head hedge (virtual time)', () => {
 
   it('unsubscribing before any head aborts both requests and the timers', () => {
     run((ts, { cold, expectObservable, expectSubscriptions }) => {
-      const a = cold('-');
-      const b = cold('-');
+      const a = cold<HttpStreamPart>('-');
+      const b = cold<HttpStreamPart>('-');
       const { transport, sent } = scripted(ts, [a, b]);
       const client = kubeApiClient({ transport, scheduler: ts });
       expectObservable(client.watch(PODS, { namespace: 'ns', responseHeadHedgeMs: 1000 }), '^ 1500ms !').toBe(
