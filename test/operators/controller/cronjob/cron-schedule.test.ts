@@ -77,6 +77,8 @@ describe('parseCronSchedule', () => {
     ['1-2-3 * * * *', 'too many hyphens: 1-2-3'],
     ['*/2/3 * * * *', 'too many slashes: */2/3'],
     ['@fortnightly', 'unrecognized descriptor: @fortnightly'],
+    ['@reboot', 'unrecognized descriptor: @reboot'],
+    ['@EVERY 1h', 'unrecognized descriptor: @EVERY 1h'],
     ['@every 1d', 'failed to parse duration @every 1d: time: unknown unit "d" in duration "1d"'],
     ['@every 5', 'failed to parse duration @every 5: time: missing unit in duration "5"'],
     ['TZ=Mars/Olympus 0 * * * *', 'provided bad location Mars/Olympus: unknown time zone Mars/Olympus'],
