@@ -161,7 +161,8 @@ function retryableRead(error: unknown): boolean {
  * - Watches are plain streamed GETs read line by line: they stay open as long as the server keeps them
  *   (no client-side 30 s abort); a line that is not a watch event errors the watch with InvalidInputError.
  * - Every list, get and write has a request timeout (TimeoutError); a watch's timeout covers its
- *   response head only.
+ *   response head only. A watch given `responseHeadHedgeMs` whose head has not come by then is sent once
+ *   more beside the first; the first head wins and the other request is aborted.
  * - Reads (list, get) retry 429, 5xx and broken connections with exponential backoff and jitter, waiting
  *   `Retry-After` when the server sends it, all within one request timeout: a wait that would pass it is
  *   not taken and the last error (with its `Retry-After`) is returned; writes retry only a 429 that
