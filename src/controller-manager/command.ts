@@ -9,6 +9,7 @@ import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { clusterOrEmbedded, embeddedApiServerFlags } from '../cli/cluster-or-embedded.ts';
 import { featureGatesFlag, goDurationFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
 import { type SignalSource, shutdownSignal } from '../cli/shutdown-signal.ts';
+import { withEventsClient } from '../controllers/controller-event-recorder.ts';
 import { rootCAFromKubeconfig } from '../controllers/root-ca-cert-publisher/root-ca-from-kubeconfig.ts';
 import { healthzAdaptor } from '../leader-election/healthz-adaptor.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -293,6 +294,15 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
         logger,
       });
       cleanup.push(() => client.close());
+      // Events go through a client of their own, as upstream's event broadcaster: they never spend the
+      // controllers' --kube-api-qps
+      const eventsClient = kubeApiClient({
+        kubeConfig: source,
+        qps: flags.kubeApiQps,
+        burst: flags.kubeApiBurst,
+        logger,
+      });
+      cleanup.push(() => eventsClient.close());
       let rootCA = rootCAFromFile;
       if (rootCA === undefined && kubeconfigText !== undefined) {
         try {
@@ -329,7 +339,7 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       const started: string[] = [];
       const outcome = new Promise<void>((resolveRun, reject) => {
         const sub = controllerManager({
-          client,
+          client: withEventsClient(client, eventsClient),
           descriptors,
           controllers,
           startIntervalMs: flags.controllerStartInterval,
