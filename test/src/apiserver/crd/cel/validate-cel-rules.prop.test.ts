@@ -1,0 +1,49 @@
+// Properties of validateCelRules: a bound rule fails exactly when the bound is broken; self == oldSelf fails exactly when the value changed.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileSchemaRules } from '../../../../../src/apiserver/crd/cel/compile-schema-rules.ts';
+import { validateCelRules } from '../../../../../src/apiserver/crd/cel/validate-cel-rules.ts';
+import { jsonEqual } from '../../../../../src/apiserver/crd/validate-custom-resource.ts';
+import { I, objectOf } from './cel-harness.ts';
+
+const BOUND = compileSchemaRules(
+  objectOf({
+    spec: objectOf(
+      { replicas: I, maxReplicas: I },
+      { 'x-kubernetes-validations': [{ rule: 'self.replicas <= self.maxReplicas' }] },
+    ),
+  }),
+);
+const FROZEN = compileSchemaRules(
+  objectOf({
+    spec: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'frozen' }],
+    },
+  }),
+);
+
+describe('validateCelRules (properties)', () => {
+  it('a bound between two integers fails exactly when it is broken', () => {
+    const int = fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 });
+    fc.assert(
+      fc.property(int, int, (replicas, maxReplicas) => {
+        const causes = validateCelRules(BOUND, { spec: { replicas, maxReplicas } });
+        expect(causes.length).toBe(replicas > maxReplicas ? 1 : 0);
+      }),
+    );
+  });
+
+  it('self == oldSelf on untyped JSON fails exactly when the value changed (key order aside), and never on create', () => {
+    const json = fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+    fc.assert(
+      fc.property(json, json, fc.boolean(), (now, before, same) => {
+        const old = same ? structuredClone(now) : before;
+        expect(validateCelRules(FROZEN, { spec: now })).toEqual([]);
+        const causes = validateCelRules(FROZEN, { spec: now }, { spec: old });
+        expect(causes.length).toBe(jsonEqual(now, old) ? 0 : 1);
+      }),
+    );
+  });
+});
