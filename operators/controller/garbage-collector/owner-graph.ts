@@ -134,6 +134,28 @@ export function ownerReferenceDiff(
  */
 export class OwnerGraph {
   readonly #nodes = new Map<string, GraphNode>();
+  /**
+   * Who names each uid as an owner, kept whether or not that uid has a node: a node created later (an owner
+   * seen again, or a new virtual one) starts with every dependent that names it, not only the newest.
+   * A node's `dependents` is this set.
+   */
+  readonly #referrers = new Map<string, Set<string>>();
+
+  #referrersOf(uid: string): Set<string> {
+    let set = this.#referrers.get(uid);
+    if (!set) {
+      set = new Set();
+      this.#referrers.set(uid, set);
+    }
+    return set;
+  }
+
+  #forgetReferrer(ownerUid: string, dependentUid: string): void {
+    const set = this.#referrers.get(ownerUid);
+    if (!set) return;
+    set.delete(dependentUid);
+    if (set.size === 0 && !this.#nodes.has(ownerUid)) this.#referrers.delete(ownerUid);
+  }
 
   /** The node of a uid. */
   node(uid: string): GraphNode | undefined {
@@ -206,7 +228,7 @@ export class OwnerGraph {
         const node: GraphNode = {
           identity: event.identity,
           owners: [...event.owners],
-          dependents: new Set(),
+          dependents: this.#referrersOf(uid),
           virtual: false,
           beingDeleted: event.beingDeleted,
           deletingDependents: event.beingDeleted && event.finalizers.includes(FINALIZER_DELETE_DEPENDENTS),
@@ -235,7 +257,7 @@ export class OwnerGraph {
           if (blocks(c.before) && !blocks(c.after) && this.#nodes.has(c.after.uid)) queue(c.after.uid);
         existing.owners = [...event.owners];
         this.#addToOwners(existing, added, out, queue);
-        for (const r of removed) this.#nodes.get(r.uid)?.dependents.delete(uid);
+        for (const r of removed) this.#forgetReferrer(r.uid, uid);
       }
       if (event.beingDeleted) existing.beingDeleted = true;
       this.#transitions(event, existing, out, queue);
@@ -276,8 +298,9 @@ export class OwnerGraph {
     }
     if (remove) {
       this.#nodes.delete(uid);
-      for (const r of existing.owners) this.#nodes.get(r.uid)?.dependents.delete(uid);
+      for (const r of existing.owners) this.#forgetReferrer(r.uid, uid);
       if (existing.dependents.size > 0) out.absentOwners.push(event.identity);
+      else this.#referrers.delete(uid);
       for (const dep of existing.dependents) queue(dep);
       for (const r of existing.owners) {
         const owner = this.#nodes.get(r.uid);
@@ -311,6 +334,7 @@ export class OwnerGraph {
   ): void {
     let suspicious = false;
     for (const ref of owners) {
+      this.#referrersOf(ref.uid).add(node.identity.uid);
       let owner = this.#nodes.get(ref.uid);
       if (!owner) {
         owner = {
@@ -322,7 +346,7 @@ export class OwnerGraph {
             namespace: node.identity.namespace,
           },
           owners: [],
-          dependents: new Set([node.identity.uid]),
+          dependents: this.#referrersOf(ref.uid),
           virtual: true,
           beingDeleted: false,
           deletingDependents: false,
@@ -332,7 +356,6 @@ export class OwnerGraph {
         queue(ref.uid);
         continue;
       }
-      owner.dependents.add(node.identity.uid);
       if (suspicious) continue;
       const ownerNamespaced = owner.identity.namespace !== '';
       if (ownerNamespaced && owner.identity.namespace !== node.identity.namespace) {

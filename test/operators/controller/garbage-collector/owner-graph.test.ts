@@ -238,6 +238,14 @@ describe('OwnerGraph: what a change asks the collector to do', () => {
     expect(graph.node('owner')?.virtual).toBe(false);
   });
 
+  it('a node made again for a deleted owner starts with every dependent still naming it (found by the property)', () => {
+    const graph = new OwnerGraph();
+    graph.process(ev('add', 'a', ['b']));
+    graph.process(ev('delete', 'b', []));
+    expect(graph.process(ev('add', 'c', ['b'])).attemptToDelete).toEqual(['b']);
+    expect([...(graph.node('b')?.dependents ?? [])].sort()).toEqual(['a', 'c']);
+  });
+
   it('a delete of an object the graph never had does nothing', () => {
     const out = new OwnerGraph().process(ev('delete', 'x', []));
     expect(out.attemptToDelete).toEqual([]);
