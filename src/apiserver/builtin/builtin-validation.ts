@@ -1,6 +1,9 @@
 // Per-kind validation of the built-in kinds' fields, in upstream's words and field paths, on create and on update.
 import type { KubeObject } from '../../../operators/types.ts';
 import type { StatusCause } from '../api-status.ts';
+import { APPS_VALIDATORS } from './validation/apps-validation.ts';
+import { BATCH_VALIDATORS } from './validation/batch-validation.ts';
+import { CORE_VALIDATORS } from './validation/core-validation.ts';
 
 type Obj = Record<string, unknown>;
 /** One kind's rules: `old` is set on updates. */
@@ -114,6 +117,9 @@ const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 
 /** The rules, by resource id (`group/resource`, or `resource` for core). */
 export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
+  ...CORE_VALIDATORS,
+  ...APPS_VALIDATORS,
+  ...BATCH_VALIDATORS,
   [`${RBAC}/roles`]: rules(true),
   [`${RBAC}/clusterroles`]: rules(false),
   [`${RBAC}/rolebindings`]: binding(true),

@@ -113,7 +113,12 @@ describe('protobuf over HTTP', () => {
         kind: 'CronJob',
         apiVersion: 'batch/v1',
         metadata: { name: 'pb-cj' },
-        spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: TEMPLATE } } },
+        spec: {
+          schedule: '*/5 * * * *',
+          jobTemplate: {
+            spec: { template: { ...TEMPLATE, spec: { ...TEMPLATE.spec, restartPolicy: 'OnFailure' } } },
+          },
+        },
       },
     ],
     [

@@ -1,0 +1,23 @@
+// Readers for untyped JSON: an object's field as an object, a list, a string or a number, never throwing.
+
+/** A JSON object with unknown fields. */
+export type Obj = Record<string, unknown>;
+
+/**
+ * Narrowing readers for request bodies, which may hold anything: a wrong shape reads as absent
+ * (`{}`, `[]`, `undefined`) so each rule reports on the fields it knows.
+ */
+export const shape = {
+  /** The value as an object, `{}` when it is not one. */
+  obj: (value: unknown): Obj =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {},
+  /** The value as a list of objects, `[]` when it is not a list. */
+  list: (value: unknown): Obj[] => (Array.isArray(value) ? (value as Obj[]) : []),
+  /** The value when it is a string. */
+  str: (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined),
+  /** The value when it is a number. */
+  num: (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined),
+  /** True when the value is absent, null, '' or an empty list. */
+  empty: (value: unknown): boolean =>
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0),
+} as const;

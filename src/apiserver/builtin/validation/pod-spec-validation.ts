@@ -1,0 +1,99 @@
+// validatePodSpec: a pod's spec, or a workload template's, as upstream's ValidatePodSpec checks it.
+import type { StatusCause } from '../../api-status.ts';
+import { validateContainers } from './container-validation.ts';
+import { fieldError } from './field-error.ts';
+import { formatErrors } from './format-rules.ts';
+import { shape } from './json-shape.ts';
+import { validateLabels } from './labels-validation.ts';
+import { validateSchedulingConstraints } from './scheduling-constraints-validation.ts';
+import { validateVolumes } from './volume-validation.ts';
+
+const MAX_INT32 = 2147483647;
+
+/** How a pod spec is being validated. */
+export interface PodSpecOptions {
+  /**
+   * Also check that containers exist and that each has a valid, unique name and an image. The generic
+   * object validation already does this for pods, Jobs and the apps workloads; a CronJob's job
+   * template needs it here.
+   */
+  readonly names?: boolean;
+}
+
+/**
+ * The spec of a pod: volumes, containers and init containers (see `validateContainers`), the names it
+ * refers to (service account, node, priority class: DNS subdomains; hostname and subdomain: DNS labels),
+ * activeDeadlineSeconds in 1..2^31-1, the node selector's labels, `dnsConfig` under dnsPolicy None,
+ * tolerations, topology spread and affinity.
+ * @param spec the pod spec
+ * @param path its field path: `spec`, or `spec.template.spec` in a workload
+ * @param options see PodSpecOptions
+ * @returns the causes, empty when valid
+ */
+export function validatePodSpec(spec: unknown, path: string, options: PodSpecOptions = {}): StatusCause[] {
+  const s = shape.obj(spec);
+  const out: StatusCause[] = [];
+  out.push(...validateVolumes(s.volumes, `${path}.volumes`));
+  const volumes = new Set(shape.list(s.volumes).map((v) => String(v.name ?? '')));
+  const containerNames = new Set(shape.list(s.containers).map((c) => String(c.name ?? '')));
+  const common = {
+    volumes,
+    gracePeriod: shape.num(s.terminationGracePeriodSeconds) ?? 30,
+    hostNetwork: s.hostNetwork === true,
+    names: options.names === true,
+  };
+  if (options.names && shape.empty(s.containers)) out.push(fieldError.required(`${path}.containers`));
+  out.push(
+    ...validateContainers(s.containers, `${path}.containers`, {
+      ...common,
+      list: 'containers',
+      otherNames: new Set(),
+    }),
+    ...validateContainers(s.initContainers, `${path}.initContainers`, {
+      ...common,
+      list: 'initContainers',
+      otherNames: containerNames,
+    }),
+  );
+  for (const [field, rule] of [
+    ['serviceAccountName', formatErrors.dns1123Subdomain],
+    ['nodeName', formatErrors.dns1123Subdomain],
+    ['priorityClassName', formatErrors.dns1123Subdomain],
+    ['hostname', formatErrors.dns1123Label],
+    ['subdomain', formatErrors.dns1123Label],
+  ] as const) {
+    const value = shape.str(s[field]) ?? '';
+    if (value !== '') out.push(...rule(value).map((m) => fieldError.invalid(`${path}.${field}`, value, m)));
+  }
+  const deadline = s.activeDeadlineSeconds;
+  if (typeof deadline === 'number' && (deadline < 1 || deadline > MAX_INT32))
+    out.push(
+      fieldError.invalid(
+        `${path}.activeDeadlineSeconds`,
+        deadline,
+        `must be between 1 and ${MAX_INT32}, inclusive`,
+      ),
+    );
+  out.push(...validateLabels(s.nodeSelector, `${path}.nodeSelector`));
+  if (s.dnsPolicy === 'None' && (s.dnsConfig === undefined || s.dnsConfig === null))
+    out.push(fieldError.required(`${path}.dnsConfig`, 'must provide `dnsConfig` when `dnsPolicy` is None'));
+  const nameservers = shape.list(shape.obj(s.dnsConfig).nameservers);
+  if (nameservers.length > 3)
+    out.push(
+      fieldError.invalid(
+        `${path}.dnsConfig.nameservers`,
+        nameservers,
+        'must not have more than 3 nameservers',
+      ),
+    );
+  out.push(...validateSchedulingConstraints(s, path));
+  shape.list(s.readinessGates).forEach((gate, i) => {
+    const type = shape.str(gate.conditionType) ?? '';
+    out.push(
+      ...formatErrors
+        .qualifiedName(type)
+        .map((m) => fieldError.invalid(`${path}.readinessGates[${i}].conditionType`, type, m)),
+    );
+  });
+  return out;
+}
