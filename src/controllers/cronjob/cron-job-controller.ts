@@ -14,6 +14,7 @@ import { cleanupFinishedJobs } from '../../../operators/controller/cronjob/clean
 import type { CronJobControl } from '../../../operators/controller/cronjob/cron-job-control.ts';
 import { cronJobSchedule } from '../../../operators/controller/cronjob/cron-job-schedule.ts';
 import { CRON_JOB_GVK, type CronJob, timeOf } from '../../../operators/controller/cronjob/cron-job-types.ts';
+import { jobsToBeReconciled } from '../../../operators/controller/cronjob/jobs-to-be-reconciled.ts';
 import { nextScheduleTimeDuration } from '../../../operators/controller/cronjob/next-schedule-time.ts';
 import { syncCronJob } from '../../../operators/controller/cronjob/sync-cron-job.ts';
 import type { Job } from '../../../operators/controller/job/job-types.ts';
@@ -167,11 +168,7 @@ export function cronJobController(config: CronJobControllerConfig): Observable<R
       const cached = cronJobs.getStore().getByKey(key);
       if (!cached) return {};
       const namespace = cached.metadata.namespace ?? '';
-      // every Job whose controllerRef names it, whatever its labels
-      const owned = jobs
-        .getStore()
-        .byIndex(NAMESPACE_INDEX, namespace)
-        .filter((j) => getControllerOf(j)?.name === cached.metadata.name);
+      const owned = jobsToBeReconciled(cached, jobs.getStore().byIndex(NAMESPACE_INDEX, namespace));
       const copy = structuredClone(cached);
       const control = controlFor(cached);
       const cleaned = await cleanupFinishedJobs(control, copy, owned);

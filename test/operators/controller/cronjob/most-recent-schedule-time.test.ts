@@ -264,6 +264,10 @@ describe('nextScheduleTimeDuration', () => {
       48 * H + 30 * M + 100,
     ],
     ['never ran', '0 12 * * 5', undefined, TOP + 6 * H, 20 * H + 100],
+    // upstream's TestControllerV2UpdateCronJob: a changed schedule, now 09:59:59, last run 09:59
+    ['schedule changed to every minute', '*/1 * * * *', TOP - M, TOP - 1000, 1000 + 100],
+    ['@every 1m → @every 3m (less often)', '@every 3m', TOP - M, TOP - 1000, 2 * M + 1000 + 100],
+    ['@every 3m → @every 1m (more often)', '@every 1m', TOP - M, TOP - 1000, 1000 + 100],
   ] as const)('%s', (_n, spec, last, now, want) => {
     const got = nextScheduleTimeDuration(cronJob(spec, TOP, last), now, scheduleOf(spec));
     expect(got).toBe(want);

@@ -32,6 +32,7 @@ export interface VirtualCronJobs {
   /** Every Job ever created, in order, with its creation instant. */
   created: { name: string; at: number; job: Job }[];
   deleted: { name: string; at: number }[];
+  /** Every occurrence of an Event: a create, or a count patch of a repeated one (the recorder dedups). */
   events: RecordedEvent[];
   /** Adds a CronJob created now (or at `createdAt`). */
   addCronJob(cj: CronJob, createdAt?: number): void;
@@ -71,6 +72,7 @@ export function virtualCronJobs(
   const created: VirtualCronJobs['created'] = [];
   const deleted: VirtualCronJobs['deleted'] = [];
   const events: RecordedEvent[] = [];
+  const written = new Map<string, RecordedEvent>();
   let rv = 1;
   let uid = 1;
   const notFound = (name: string) =>
@@ -91,6 +93,7 @@ export function virtualCronJobs(
       defer(() => {
         if (r.plural === 'events') {
           const e = object as unknown as RecordedEvent;
+          written.set(object.metadata?.name ?? '', e);
           events.push({ reason: e.reason, message: e.message, type: e.type, at: clock.now() });
           return of(object);
         }
@@ -112,6 +115,14 @@ export function virtualCronJobs(
         created.push({ name, at: clock.now(), job });
         jobs$.next({ type: 'Added', object: structuredClone(job) });
         return of(structuredClone(job));
+      }),
+    // the recorder counts a repeated Event by patching the one it wrote: each patch is one more occurrence
+    patch: (r: ResourceDescriptor, name: string, body: { message?: string }) =>
+      defer(() => {
+        const e = r.plural === 'events' ? written.get(name) : undefined;
+        if (!e) return notFound(name);
+        events.push({ reason: e.reason, message: body.message ?? e.message, type: e.type, at: clock.now() });
+        return of({ ...e } as unknown as KubeObject);
       }),
     updateStatus: (r: ResourceDescriptor, object: KubeObject) =>
       defer(() => {
