@@ -1,0 +1,171 @@
+// The deployment controller against the embedded API server (with the replicaset controller, no kubelets): adoption and release of ReplicaSets, a hash collision, Recreate's order.
+import { firstValueFrom, type Subscription } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
+import type { Deployment } from '../../../../operators/controller/deployment/deployment-types.ts';
+import { podTemplateHash } from '../../../../operators/controller/deployment/pod-template-hash.ts';
+import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
+import { deploymentController } from '../../../../src/controllers/deployment/deployment-controller.ts';
+import { replicaSetController } from '../../../../src/controllers/replicaset/replica-set-controller.ts';
+import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
+import { DEPLOYMENTS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
+import { waitFor } from '../../scheduler/wait-for.ts';
+
+const cluster = useEmbeddedCluster();
+const ns = { namespace: 'default' };
+
+const deployment = (name: string, extra: Partial<Deployment['spec']> = {}): Deployment => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'default' },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    ...extra,
+  },
+});
+const setsOf = async (app: string) =>
+  (await firstValueFrom(cluster.api.list<ReplicaSet>(REPLICA_SETS, { ...ns, labelSelector: `app=${app}` })))
+    .items;
+const getD = (name: string) => firstValueFrom(cluster.api.get<Deployment>(DEPLOYMENTS, name, ns));
+
+describe('deployment controller on the embedded API server', { timeout: 30_000 }, () => {
+  let factory: InformerFactory;
+  let running: Subscription;
+
+  beforeAll(() => {
+    factory = informerFactory({ client: cluster.api });
+    running = deploymentController({ client: cluster.api, informerFactory: factory, workers: 2 }).subscribe();
+    running.add(
+      replicaSetController({ client: cluster.api, informerFactory: factory, workers: 2 }).subscribe(),
+    );
+    factory.start();
+  });
+  afterAll(() => {
+    running?.unsubscribe();
+    factory?.shutdown();
+  });
+
+  it('adopts a matching orphan ReplicaSet and releases one whose labels stop matching', async () => {
+    const orphan: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'adopt-orphan', namespace: 'default', labels: { app: 'adopt' } },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'adopt' } },
+        template: {
+          metadata: { labels: { app: 'adopt' } },
+          spec: { containers: [{ name: 'c', image: 'old' }] },
+        },
+      },
+    };
+    await firstValueFrom(cluster.api.create(REPLICA_SETS, orphan, ns));
+    const d = await firstValueFrom(cluster.api.create<Deployment>(DEPLOYMENTS, deployment('adopt'), ns));
+    await waitFor(async () => {
+      const sets = await setsOf('adopt');
+      expect(sets).toHaveLength(2);
+      for (const rs of sets)
+        expect(rs.metadata.ownerReferences).toEqual([
+          expect.objectContaining({
+            kind: 'Deployment',
+            name: 'adopt',
+            uid: d.metadata.uid,
+            controller: true,
+          }),
+        ]);
+    });
+    await firstValueFrom(
+      cluster.api.patch(
+        REPLICA_SETS,
+        'adopt-orphan',
+        { metadata: { labels: { app: 'elsewhere' } } },
+        'merge',
+        ns,
+      ),
+    );
+    await waitFor(async () => {
+      const rs = await firstValueFrom(cluster.api.get<ReplicaSet>(REPLICA_SETS, 'adopt-orphan', ns));
+      expect(rs.metadata.ownerReferences ?? []).toEqual([]);
+    });
+  });
+
+  it('bumps collisionCount when its ReplicaSet name is taken by another template', async () => {
+    const d = deployment('clash');
+    const taken = `clash-${podTemplateHash(d.spec.template, undefined)}`;
+    await firstValueFrom(
+      cluster.api.create(
+        REPLICA_SETS,
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: taken, namespace: 'default', labels: { other: 'x' } },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: { other: 'x' } },
+            template: {
+              metadata: { labels: { other: 'x' } },
+              spec: { containers: [{ name: 'c', image: 'x' }] },
+            },
+          },
+        },
+        ns,
+      ),
+    );
+    await firstValueFrom(cluster.api.create(DEPLOYMENTS, d, ns));
+    await waitFor(async () => {
+      expect((await getD('clash')).status?.collisionCount).toBe(1);
+      const sets = await setsOf('clash');
+      expect(sets.map((s) => s.metadata.name)).toEqual([`clash-${podTemplateHash(d.spec.template, 1)}`]);
+    });
+  });
+
+  it('Recreate: scales the old ReplicaSet to 0 before the new one gets pods', async () => {
+    await firstValueFrom(
+      cluster.api.create(DEPLOYMENTS, deployment('recreate', { strategy: { type: 'Recreate' } }), ns),
+    );
+    await waitFor(async () => expect((await getD('recreate')).status?.replicas).toBe(2));
+    await firstValueFrom(
+      cluster.api.patch(
+        DEPLOYMENTS,
+        'recreate',
+        { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } },
+        'strategic',
+        ns,
+      ),
+    );
+    await waitFor(async () => {
+      const sets = await setsOf('recreate');
+      expect(sets).toHaveLength(2);
+      const byRevision = Object.fromEntries(
+        sets.map((s) => [s.metadata.annotations?.['deployment.kubernetes.io/revision'], s.spec.replicas]),
+      );
+      expect(byRevision).toEqual({ '1': 0, '2': 2 });
+      const pods = (
+        await firstValueFrom(cluster.api.list<Pod>(PODS, { ...ns, labelSelector: 'app=recreate' }))
+      ).items.filter((p) => !p.metadata.deletionTimestamp);
+      expect(pods.map((p) => p.spec?.containers[0]?.image)).toEqual(['nginx:2', 'nginx:2']);
+    }, 15_000);
+    // the new set was only created once the old one was down: its creation Event follows the scale-down
+    const events = await firstValueFrom(
+      cluster.api.list<{ reason?: string; message?: string; metadata: object }>(
+        { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
+        { ...ns, fieldSelector: 'involvedObject.name=recreate' },
+      ),
+    );
+    // in write order (resourceVersions grow with every write)
+    const messages = [...events.items]
+      .sort(
+        (a, b) =>
+          Number((a.metadata as { resourceVersion?: string }).resourceVersion) -
+          Number((b.metadata as { resourceVersion?: string }).resourceVersion),
+      )
+      .map((e) => e.message ?? '');
+    const down = messages.findIndex((m) => m.startsWith('Scaled down replica set'));
+    const up = messages.findLastIndex((m) => m.startsWith('Scaled up replica set'));
+    expect(down).toBeGreaterThanOrEqual(0);
+    expect(up).toBeGreaterThan(down);
+  });
+});
