@@ -83,8 +83,6 @@ export function namespacedResourcesDeleter(
   const logger = config.logger ?? silentLogger;
   const timestamp = () =>
     new Date(Math.floor(config.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-  /** Verbs the server answered 404/405 to, remembered per resource (upstream's operation cache). */
-  const notSupported = new Set<string>();
 
   const getNamespace = (name: string) => firstValueFrom(client.get<Namespace>(NAMESPACES, name));
 
@@ -121,23 +119,19 @@ export function namespacedResourcesDeleter(
     r: DeletableResource,
     namespace: string,
   ): Promise<KubeObject[] | undefined> => {
-    const key = `list ${r.group}/${r.version}/${r.resource}`;
-    if (!r.list || notSupported.has(key)) return undefined;
+    if (!r.list) return undefined;
     try {
       const list = await firstValueFrom(client.list(descriptorOf(r), { namespace, metadataOnly: true }));
       return (list as ObjectList<KubeObject>).items ?? [];
     } catch (error) {
-      if (is(error, 404) || is(error, 405)) {
-        notSupported.add(key);
-        return undefined;
-      }
+      // a resource answering 404 or 405 (a CRD just removed) has nothing to list; not remembered
+      if (is(error, 404) || is(error, 405)) return undefined;
       throw error;
     }
   };
 
   const deleteContent = async (r: DeletableResource, namespace: string): Promise<void> => {
-    const key = `deletecollection ${r.group}/${r.version}/${r.resource}`;
-    if (r.deleteCollection && !notSupported.has(key) && client.deleteCollection) {
+    if (r.deleteCollection && client.deleteCollection) {
       try {
         await firstValueFrom(
           client.deleteCollection(descriptorOf(r), { namespace, propagationPolicy: 'Background' }),
@@ -145,7 +139,6 @@ export function namespacedResourcesDeleter(
         return;
       } catch (error) {
         if (!is(error, 404) && !is(error, 405)) throw error;
-        notSupported.add(key);
       }
     }
     // deletecollection is not served: list and delete each
