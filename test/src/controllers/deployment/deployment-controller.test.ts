@@ -5,10 +5,11 @@ import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { Deployment } from '../../../../operators/controller/deployment/deployment-types.ts';
 import { podTemplateHash } from '../../../../operators/controller/deployment/pod-template-hash.ts';
 import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
+import type { KubeObject } from '../../../../operators/types.ts';
 import { deploymentController } from '../../../../src/controllers/deployment/deployment-controller.ts';
 import { replicaSetController } from '../../../../src/controllers/replicaset/replica-set-controller.ts';
 import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { DEPLOYMENTS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import { DEPLOYMENTS, EVENTS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
@@ -150,18 +151,14 @@ describe('deployment controller on the embedded API server', { timeout: 30_000 }
     }, 15_000);
     // the new set was only created once the old one was down: its creation Event follows the scale-down
     const events = await firstValueFrom(
-      cluster.api.list<{ reason?: string; message?: string; metadata: object }>(
-        { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true },
-        { ...ns, fieldSelector: 'involvedObject.name=recreate' },
-      ),
+      cluster.api.list<KubeObject & { message?: string }>(EVENTS, {
+        ...ns,
+        fieldSelector: 'involvedObject.name=recreate',
+      }),
     );
     // in write order (resourceVersions grow with every write)
     const messages = [...events.items]
-      .sort(
-        (a, b) =>
-          Number((a.metadata as { resourceVersion?: string }).resourceVersion) -
-          Number((b.metadata as { resourceVersion?: string }).resourceVersion),
-      )
+      .sort((a, b) => Number(a.metadata?.resourceVersion) - Number(b.metadata?.resourceVersion))
       .map((e) => e.message ?? '');
     const down = messages.findIndex((m) => m.startsWith('Scaled down replica set'));
     const up = messages.findLastIndex((m) => m.startsWith('Scaled up replica set'));
