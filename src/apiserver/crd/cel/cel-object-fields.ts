@@ -13,15 +13,24 @@ export interface CelObjectField {
 
 /**
  * How CEL sees a schema node: `object` (a typed object with fields by CEL name), `map` (string keys,
- * values of one schema), `list`, `scalar` (string, integer, number, boolean) or `dyn` (int-or-string,
+ * values of one schema), `list`, `scalar` (string, integer, number, boolean; strings of format date or
+ * date-time as timestamps, duration as durations, byte as bytes) or `dyn` (int-or-string,
  * untyped, or an object with neither properties nor additionalProperties).
  */
 export type CelShape =
   | { kind: 'object'; fields: Map<string, CelObjectField> }
   | { kind: 'map'; values: JSONSchemaProps | undefined }
   | { kind: 'list'; items: JSONSchemaProps | undefined }
-  | { kind: 'scalar'; type: 'string' | 'integer' | 'number' | 'boolean' }
+  | { kind: 'scalar'; type: 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'bytes' }
   | { kind: 'dyn' };
+
+/** String formats CEL sees as other types, as upstream: date and date-time as timestamps, duration, byte as bytes. */
+const STRING_FORMATS: Record<string, 'timestamp' | 'duration' | 'bytes'> = {
+  date: 'timestamp',
+  'date-time': 'timestamp',
+  duration: 'duration',
+  byte: 'bytes',
+};
 
 const shapes = new WeakMap<JSONSchemaProps, { root?: CelShape; inner?: CelShape }>();
 
@@ -29,6 +38,7 @@ function computeShape(s: JSONSchemaProps | undefined, root: boolean): CelShape {
   if (!s || s['x-kubernetes-int-or-string']) return { kind: 'dyn' };
   switch (s.type) {
     case 'string':
+      return { kind: 'scalar', type: STRING_FORMATS[s.format ?? ''] ?? 'string' };
     case 'integer':
     case 'number':
     case 'boolean':

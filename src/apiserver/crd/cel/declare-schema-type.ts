@@ -6,7 +6,15 @@ import { celShapeOf } from './cel-object-fields.ts';
 
 let counter = 0;
 
-const SCALARS = { string: 'string', integer: 'int', number: 'double', boolean: 'bool' } as const;
+const SCALARS = {
+  string: 'string',
+  integer: 'int',
+  number: 'double',
+  boolean: 'bool',
+  timestamp: 'google.protobuf.Timestamp',
+  duration: 'google.protobuf.Duration',
+  bytes: 'bytes',
+} as const;
 
 /**
  * The CEL type name of a schema node, registering an object type (with its fields and equality)

@@ -1,6 +1,43 @@
 // A JSON value as the CEL runtime value a rule sees: integers as int (bigint), objects with escaped field names.
+import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { isJsonObject, type JSONSchemaProps } from '../json-schema-props.ts';
 import { celShapeOf } from './cel-object-fields.ts';
+
+const DURATION_UNITS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+/** A Go duration string ("1h2m3.5s", "-300ms", "0") as a CEL duration, or undefined when it does not parse. */
+function duration(text: string): Duration | undefined {
+  const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
+  if (!m && text !== '0' && text !== '+0' && text !== '-0') return undefined;
+  let nanos = 0n;
+  for (const [, whole = '', fraction = '', unit = ''] of text.matchAll(
+    /(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/g,
+  )) {
+    const scale = DURATION_UNITS[unit]!;
+    nanos += BigInt(whole || '0') * scale;
+    if (fraction) nanos += (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length);
+  }
+  if (m?.[1] === '-') nanos = -nanos;
+  return new Duration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
+}
+
+const FORMATTED: Record<string, (text: string) => unknown> = {
+  timestamp: (text) => {
+    const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+    return Number.isNaN(date.getTime()) ? undefined : date;
+  },
+  duration,
+  bytes: (text) => new Uint8Array(Buffer.from(text, 'base64')),
+};
 
 function untyped(value: unknown): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
@@ -11,7 +48,8 @@ function untyped(value: unknown): unknown {
 
 /**
  * Converts a JSON value to the value CEL rules see, as the schema types it: `integer` as int,
- * `number` as double, an object node's declared properties under their escaped names (others are
+ * `number` as double, strings of format date/date-time as timestamps, duration as durations and
+ * byte as bytes (kept as strings when they do not parse), an object node's declared properties under their escaped names (others are
  * not visible), a map's and a list's members by their schema; untyped parts (int-or-string,
  * preserved unknown fields) take integers as int and other numbers as double.
  * @param value the JSON value (null and undefined become null)
@@ -25,6 +63,7 @@ export function toCelValue(value: unknown, s: JSONSchemaProps | undefined, root 
     case 'scalar':
       if (shape.type === 'integer' && typeof value === 'number' && Number.isInteger(value))
         return BigInt(value);
+      if (typeof value === 'string' && shape.type in FORMATTED) return FORMATTED[shape.type]!(value) ?? value;
       return value;
     case 'list':
       return Array.isArray(value) ? value.map((x) => toCelValue(x, shape.items)) : untyped(value);

@@ -2,6 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { B, I, INT_OR_STRING, listOf, mapOf, N, objectOf, objs, outcome, S, schemas } from './cel-harness.ts';
 
+const BYTES = { type: 'string', format: 'byte' };
+const DURATION = { type: 'string', format: 'duration' };
+const DATE = { type: 'string', format: 'date' };
+const DATE_TIME = { type: 'string', format: 'date-time' };
+
 const LIST_MAP = listOf(objectOf({ k: S, v: S, v2: S }), {
   'x-kubernetes-list-type': 'map',
   'x-kubernetes-list-map-keys': ['k'],
@@ -90,6 +95,65 @@ const CASES: [string, ReturnType<typeof schemas>, unknown, string[], Record<stri
     objs('l1\nl2'),
     ["self.val1 == 'l1\\nl2'", "self.val1 == '''l1\nl2'''"],
     {},
+  ],
+  [
+    'bytes (format byte)',
+    schemas(BYTES, BYTES),
+    objs('QUI=', 'QUI='),
+    [
+      'self.val1 == self.val2',
+      "self.val1 == b'AB'",
+      "self.val1 == bytes('AB')",
+      "self.val1 == b'\\x41\\x42'",
+      'type(self.val1) == bytes',
+      'size(self.val1) == 2',
+    ],
+    {},
+  ],
+  [
+    'durations (format duration)',
+    schemas(DURATION, DURATION, DURATION),
+    objs('1h2m3s4ms', '1h2m3s4ms', '-1.5h'),
+    [
+      'self.val1 == self.val2',
+      "self.val1 == duration('1h2m') + duration('3s4ms')",
+      'self.val1.getHours() == 1',
+      'self.val1.getMinutes() == 62',
+      'self.val1.getSeconds() == 3723',
+      'self.val1.getMilliseconds() == 3723004',
+      'type(self.val1) == google.protobuf.Duration',
+      "self.val3 == duration('-90m')",
+      '[self.val1].indexOf(self.val2) == 0',
+    ],
+    {},
+  ],
+  [
+    'timestamps (formats date and date-time)',
+    schemas(DATE, DATE, DATE_TIME, DATE_TIME),
+    objs(
+      '1997-07-16',
+      '1997-07-16',
+      '2011-08-18T19:03:37.010000000+01:00',
+      '2011-08-18T19:03:37.010000000+01:00',
+    ),
+    [
+      'self.val1 == self.val2',
+      "self.val1 == timestamp('1997-07-16T00:00:00.000Z')",
+      'self.val1.getDate() == 16',
+      'self.val1.getMonth() == 06',
+      'self.val1.getFullYear() == 1997',
+      'type(self.val1) == google.protobuf.Timestamp',
+      'self.val3 == self.val4',
+      "self.val3 == timestamp('2011-08-18T19:03:37.010+01:00')",
+      "self.val3 == timestamp('2011-08-18T00:00:00.000+01:00') + duration('19h3m37s10ms')",
+      "self.val3.getHours('UTC') == 18",
+      "self.val3 - self.val1 > duration('1h')",
+      '[self.val3].lastIndexOf(self.val4) == 0',
+    ],
+    {
+      "self.val1 == '1997-07-16'":
+        "found no matching overload for '_==_' applied to '(google.protobuf.Timestamp, string)'",
+    },
   ],
   [
     'booleans',
