@@ -101,6 +101,37 @@ function undeclaredHasField(env: Environment, source: string): unknown {
   return undefined;
 }
 
+const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
+
+/** The first constant pattern given to matches/find/findAll that does not compile, as cel-go finds it when it plans the program. */
+function badConstantRegex(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const bad = badConstantRegex(n);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  const n = node as AstNode;
+  if (
+    (n.op === 'rcall' || n.op === 'call') &&
+    Array.isArray(n.args) &&
+    REGEX_FUNCTIONS.has(n.args[0] as string)
+  ) {
+    const params = (n.op === 'rcall' ? n.args[2] : n.args[1]) as AstNode[] | undefined;
+    const pattern = params?.[n.op === 'rcall' ? 0 : 1];
+    if (pattern?.op === 'value' && typeof pattern.args === 'string') {
+      try {
+        new RegExp(pattern.args, 'u');
+      } catch (err) {
+        return `program instantiation failed: error parsing regexp: ${(err as Error).message}`;
+      }
+    }
+  }
+  return badConstantRegex(n.args);
+}
+
 /** What a rule is shown as in a CRD-time error: the rule entry itself. */
 const shownRule = (r: ValidationRule) => r;
 
@@ -205,6 +236,7 @@ class Compiler {
     if (!checked.valid) out.error = `compilation failed: ${celCompileError(checked.error, source)}`;
     else if (hasError) out.error = `compilation failed: ${celCompileError(hasError, source)}`;
     else if (checked.type !== 'bool') out.error = 'cel expression must evaluate to a bool';
+    else out.error = badConstantRegex(env.parse(source).ast);
     if (out.error) {
       this.problems.push(fieldError.invalid(`${at}.rule`, shownRule(r), out.error));
       return out;

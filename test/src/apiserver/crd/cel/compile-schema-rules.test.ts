@@ -57,6 +57,11 @@ describe('compileSchemaRules', () => {
       { rule: 'self.a + 1' },
       `FieldValueInvalid ${at}.rule: Invalid value: {"rule":"self.a + 1"}: cel expression must evaluate to a bool`,
     ],
+    [
+      'a constant pattern that is not a regular expression',
+      { rule: "self.s.matches(')')" },
+      `FieldValueInvalid ${at}.rule: Invalid value: {"rule":"self.s.matches(')')"}: program instantiation failed: error parsing regexp: Invalid regular expression: /)/u: Unmatched ')'`,
+    ],
     ['an empty rule', { rule: ' ' }, `FieldValueRequired ${at}.rule: Required value: rule is not specified`],
     [
       'a messageExpression that is not a string',
