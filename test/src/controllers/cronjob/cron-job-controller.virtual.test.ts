@@ -168,6 +168,45 @@ describe('cronJobController (virtual time)', () => {
     expect(h.cronJobs.get('flaky')?.status?.lastSuccessfulTime ?? undefined).toBeUndefined();
   });
 
+  it('an active Job deleted behind its back: MissingJob, and under Forbid the next start runs again', async () => {
+    const T0 = t('2024-01-15T00:01:00Z');
+    const h = start(T0);
+    h.addCronJob(cronJob('gone', { schedule: '*/5 * * * *', concurrencyPolicy: 'Forbid' }));
+    await h.runUntil(T0 + 5 * M);
+    const first = h.created[0]?.name ?? '';
+    h.removeJob(first);
+    await h.settle();
+    expect(h.events.filter((e) => e.reason === 'MissingJob').map((e) => e.message)).toEqual([
+      `Active job went missing: ${first}`,
+    ]);
+    expect(h.cronJobs.get('gone')?.status?.active).toEqual([]);
+    await h.runUntil(T0 + 10 * M);
+    expect(h.created.map((c) => iso(c.at))).toEqual(
+      [5, 10].map((m) => iso(t('2024-01-15T00:00:00Z') + m * M + 100)),
+    );
+  });
+
+  it('an unfinished Job naming it as controller that it did not create: UnexpectedJob, not adopted', async () => {
+    const T0 = t('2024-01-15T00:01:00Z');
+    const h = start(T0);
+    h.addCronJob(cronJob('owner', { schedule: '0 * * * *' }));
+    await h.settle();
+    const uid = h.cronJobs.get('owner')?.metadata.uid ?? '';
+    await h.userCreateJob({
+      metadata: {
+        name: 'stray',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'owner', uid, controller: true }],
+      },
+      spec: { template: { spec: { containers: [] } } },
+    });
+    await h.settle();
+    expect(h.events.filter((e) => e.reason === 'UnexpectedJob').map((e) => e.message)).toEqual([
+      'Saw a job that the controller did not create or forgot: stray',
+    ]);
+    expect(h.cronJobs.get('owner')?.status?.active ?? []).toEqual([]);
+  });
+
   it('stops cleanly: no timer left after unsubscribing', async () => {
     const T0 = t('2024-01-15T00:01:00Z');
     const h = virtualCronJobs(T0);

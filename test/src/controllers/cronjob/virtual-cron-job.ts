@@ -1,5 +1,5 @@
 // Test harness: cronJobController in virtual time over an in-memory API (CronJobs, Jobs, Events), its writes fed back as watch events.
-import { defer, of, Subject, throwError } from 'rxjs';
+import { defer, firstValueFrom, of, Subject, throwError } from 'rxjs';
 import type { CronJob } from '../../../../operators/controller/cronjob/cron-job-types.ts';
 import type { Job } from '../../../../operators/controller/job/job-types.ts';
 import { ApiError } from '../../../../operators/errors.ts';
@@ -12,6 +12,7 @@ import type { InformerFactory } from '../../../../src/informers/informer-factory
 import { sharedInformer } from '../../../../src/informers/shared-informer.ts';
 import { VirtualClock } from '../../../../src/testing/virtual-clock.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../../streams/api-client.ts';
+import { JOBS } from '../../../../streams/resources.ts';
 
 export const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -38,6 +39,10 @@ export interface VirtualCronJobs {
   addCronJob(cj: CronJob, createdAt?: number): void;
   /** Replaces a CronJob's spec, as `kubectl edit` would. */
   updateCronJob(name: string, spec: Partial<CronJob['spec']>): void;
+  /** Deletes a Job behind the controller's back, as `kubectl delete job` would. */
+  removeJob(name: string): void;
+  /** Creates a Job as a user would (through the same in-memory API). */
+  userCreateJob(job: Job): Promise<void>;
   /** Marks a Job Complete or Failed now (startTime = its creation). */
   finishJob(name: string, type?: 'Complete' | 'Failed'): void;
   /** Runs every timer due up to `until` (epoch ms), one instant at a time, letting syncs settle between. */
@@ -196,6 +201,15 @@ export function virtualCronJobs(
     },
     updateCronJob(name, spec) {
       update(name, (o) => ({ ...o, spec: { ...o.spec, ...spec } }));
+    },
+    removeJob(name) {
+      const live = jobs.get(name);
+      if (!live) throw new Error(`no Job ${name}`);
+      jobs.delete(name);
+      jobs$.next({ type: 'Deleted', object: live });
+    },
+    async userCreateJob(job) {
+      await firstValueFrom(client.create(JOBS, job, { namespace: NS }));
     },
     finishJob(name, type = 'Complete') {
       const live = jobs.get(name);
