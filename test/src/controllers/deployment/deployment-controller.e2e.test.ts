@@ -9,6 +9,7 @@ import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-k
 import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
 import {
   type RunningControllerManager,
+  secureGet,
   startControllerManager,
 } from '../../../helpers/controller-manager.ts';
 import {
@@ -198,6 +199,15 @@ describe.skipIf(!KUBECTL)('deployment controller end to end', { timeout: 120_000
       ['3', 0],
       ['4', 3],
     ]);
+  });
+
+  it('shows its work queue in /metrics and its check in /healthz', async () => {
+    const token = /token: (\S+)/.exec(server.kubeconfig)?.[1] ?? '';
+    const base = `https://127.0.0.1:${manager.securePort}`;
+    expect((await secureGet(`${base}/healthz/deployment-controller`, token)).body).toBe('ok');
+    expect((await secureGet(`${base}/metrics`, token)).body).toMatch(
+      /workqueue_adds_total\{name="deployment"\} [1-9]/,
+    );
   });
 
   it('`kubectl scale` scales the current ReplicaSet', async () => {
