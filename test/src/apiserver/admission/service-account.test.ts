@@ -1,5 +1,5 @@
-// ServiceAccount admission: the default account per namespace, pods get it and its projected token volume (upstream's admission_test cases).
-import { describe, expect, it } from 'vitest';
+// ServiceAccount admission: pods get an account and its projected token volume (upstream's admission_test cases); default accounts per namespace with and without builtinNamespaceControllers.
+import { describe, expect, it, vi } from 'vitest';
 import { SERVICE_ACCOUNT_MOUNT_PATH } from '../../../../src/apiserver/admission/service-account.ts';
 import { pod, refusal, registryFixture } from './registry-fixture.ts';
 
@@ -29,6 +29,59 @@ describe('ServiceAccount admission', () => {
     registry.delete(def('namespaces'), undefined, 'going', {});
     expect(() => get('namespaces', undefined, 'going')).toThrow('not found');
     expect(() => get('serviceaccounts', 'going', 'default')).toThrow('not found');
+  });
+
+  it('as kube-apiserver (no builtin controllers): a new namespace gets no account from the server', () => {
+    const { create, get, remove } = registryFixture(undefined, { builtinNamespaceControllers: false });
+    // the system namespaces have theirs from the start
+    expect(get('serviceaccounts', 'kube-system', 'default').metadata?.name).toBe('default');
+    create('namespaces', undefined, { metadata: { name: 'team' } });
+    expect(() => get('serviceaccounts', 'team', 'default')).toThrow('not found');
+    remove('serviceaccounts', 'default', 'default');
+    expect(() => get('serviceaccounts', 'default', 'default')).toThrow('not found');
+    expect(refusal(() => create('pods', 'team', pod('p')))?.message).toContain(
+      'error looking up service account team/default: serviceaccount "default" not found',
+    );
+  });
+
+  it('as kube-apiserver: a pod waits for the serviceaccount controller to create `default`', async () => {
+    vi.useFakeTimers();
+    try {
+      const { create, registry, def } = registryFixture(undefined, { builtinNamespaceControllers: false });
+      create('namespaces', undefined, { metadata: { name: 'team' } });
+      const body = pod('p');
+      let done = false;
+      const waited = registry.awaitDefaultServiceAccount(def('pods'), 'team', body).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(500);
+      expect(done).toBe(false);
+      create('serviceaccounts', 'team', { metadata: { name: 'default' } });
+      await vi.advanceTimersByTimeAsync(200);
+      await waited;
+      expect(specOf(create('pods', 'team', body)).serviceAccountName).toBe('default');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([
+    ['a pod naming another account', 'team', { serviceAccountName: 'robot' }],
+    ['a pod in a namespace that has its account', 'default', {}],
+  ])('as kube-apiserver: %s does not wait', async (_name, namespace, spec) => {
+    vi.useFakeTimers();
+    try {
+      const { create, registry, def } = registryFixture(undefined, { builtinNamespaceControllers: false });
+      create('namespaces', undefined, { metadata: { name: 'team' } });
+      let done = false;
+      void registry.awaitDefaultServiceAccount(def('pods'), namespace, pod('p', undefined, spec)).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives a pod the default account and mounts its token, CA and namespace in every container', () => {
