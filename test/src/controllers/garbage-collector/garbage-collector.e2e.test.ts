@@ -1,4 +1,4 @@
-// The garbage collector end to end: kube-rx controller-manager (replicaset + garbagecollector) with the scheduler and simulated kubelets against the embedded API server, driven by kubectl delete --cascade.
+// The garbage collector end to end: kube-rx controller-manager (deployment, replicaset, garbagecollector) with the scheduler and simulated kubelets against the embedded API server, driven by kubectl delete --cascade.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { type RunningApiServer, startApiServer } from '../../../../src/apiserver
 import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
 import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
 import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
-import { CONFIG_MAPS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
+import { CONFIG_MAPS, DEPLOYMENTS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
 import {
   type RunningControllerManager,
   startControllerManager,
@@ -103,13 +103,14 @@ describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, 
       kubeconfig,
       '--leader-elect=false',
       '--controllers',
-      'replicaset,garbagecollector',
+      'deployment,replicaset,garbagecollector',
     ]);
     const note = (kind: string) => (e: { type: string; object: KubeObject }) => {
       if (e.type === 'DELETED') deletions.push(`${kind}/${e.object.metadata?.name}`);
     };
     watches = client.watch(PODS, ns).subscribe(note('pod'));
     watches.add(client.watch(REPLICA_SETS, ns).subscribe(note('rs')));
+    watches.add(client.watch(DEPLOYMENTS, ns).subscribe(note('deploy')));
   });
 
   afterAll(async () => {
@@ -138,6 +139,23 @@ describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, 
       expect(at, `pod ${p.metadata.name} deleted before its replica set`).toBeGreaterThanOrEqual(0);
       expect(at).toBeLessThan(rsAt);
     }
+  });
+
+  it('kubectl delete deployment --cascade=foreground removes its pods, then its replica set, then itself', async () => {
+    await ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
+    const pods = await waitFor(async () => {
+      const running = (await podsOf('web')).filter((p) => p.status?.phase === 'Running');
+      expect(running).toHaveLength(2);
+      return running;
+    }, 30_000);
+    const rsName = pods[0]?.metadata.ownerReferences?.[0]?.name ?? '';
+    expect(rsName).toMatch(/^web-/);
+    await ok(['delete', 'deployment', 'web', '--cascade=foreground']);
+    const at = (what: string) => deletions.indexOf(what);
+    await waitFor(async () => expect(deletions).toContain('deploy/web'), 10_000);
+    expect(at('deploy/web')).toBeGreaterThan(at(`rs/${rsName}`));
+    for (const p of pods) expect(at(`pod/${p.metadata.name}`)).toBeLessThan(at(`rs/${rsName}`));
+    expect(at(`pod/${pods[0]?.metadata.name}`)).toBeGreaterThanOrEqual(0);
   });
 
   it('--cascade=background removes the replica set, then its pods', async () => {
