@@ -1,5 +1,6 @@
 // The CEL environment every x-kubernetes-validations rule starts from: the standard library plus Kubernetes' extensions.
 import { Environment } from '@marcbachmann/cel-js';
+import { registerIpLibrary } from './ip-library.ts';
 import { registerListsLibrary } from './lists-library.ts';
 import { registerQuantityLibrary } from './quantity-library.ts';
 import { registerRegexLibrary } from './regex-library.ts';
@@ -11,7 +12,7 @@ let base: Environment | undefined;
 /**
  * A new child of the shared base environment (built once): optional types on (`oldSelf.?x`,
  * `optionalOldSelf`), mixed-type list and map literals allowed as in cel-go, and the list, regex,
- * strings, quantity and URL libraries registered. The child may register its own types and variables.
+ * strings, quantity, URL and IP/CIDR libraries registered. The child may register its own types and variables.
  * @returns a fresh environment
  */
 export function celBaseEnvironment(): Environment {
@@ -22,6 +23,7 @@ export function celBaseEnvironment(): Environment {
     registerStringsLibrary(base);
     registerQuantityLibrary(base);
     registerUrlLibrary(base);
+    registerIpLibrary(base);
   }
   return base.clone();
 }
