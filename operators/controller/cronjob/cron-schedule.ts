@@ -156,7 +156,49 @@ function everySchedule(durationMs: number): CronSchedule {
   return { next: (afterMs) => afterMs - (((afterMs % 1000) + 1000) % 1000) + delay };
 }
 
-/** The five fields as croner reads them: explicit value lists, so only robfig's grammar decides the sets. */
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** More than any zone's offset change at a transition. */
+const SHIFT = 3 * HOUR;
+const HORIZON = 5 * 366 * DAY;
+
+/**
+ * A zone's wall clock: epoch ms → the same wall-clock reading written as if it were UTC. undefined: the
+ * host's zone; "" and "UTC": the identity.
+ */
+function wallClockOf(timeZone: string | undefined): (ms: number) => number {
+  const zone = timeZone === 'Local' ? undefined : timeZone;
+  if (zone === '' || zone === 'UTC' || zone === 'Etc/UTC') return (ms) => ms;
+  const format = new Intl.DateTimeFormat('en-US', {
+    ...(zone !== undefined ? { timeZone: zone } : {}),
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  return (ms) => {
+    const p: Record<string, number> = {};
+    for (const part of format.formatToParts(new Date(ms))) p[part.type] = Number(part.value);
+    const whole = Date.UTC(
+      p.year ?? 1970,
+      (p.month ?? 1) - 1,
+      p.day ?? 1,
+      p.hour ?? 0,
+      p.minute ?? 0,
+      p.second ?? 0,
+    );
+    return whole + (((ms % 1000) + 1000) % 1000);
+  };
+}
+
+/**
+ * The five fields as croner reads them (explicit value lists, so only robfig's grammar decides the sets),
+ * matched on the zone's wall clock; wall times map back to instants as robfig's do: a time in a
+ * spring-forward gap does not exist (skipped), a time in a fall-back hour exists twice (both run).
+ */
 function fieldsSchedule(fields: readonly FieldSet[], timeZone: string | undefined): CronSchedule {
   // a field like "," holds no value: grammatical, never due
   if (fields.some((f) => f.values.length === 0)) return { next: () => undefined };
@@ -166,17 +208,40 @@ function fieldsSchedule(fields: readonly FieldSet[], timeZone: string | undefine
   const cron = new Cron(pattern, {
     paused: true,
     mode: '5-part',
+    timezone: 'UTC',
     // robfig: a wildcard day-of-month or day-of-week means both must match, otherwise either may
     domAndDow: (dom?.star ?? false) || (dow?.star ?? false),
-    ...(timeZone !== undefined && timeZone !== 'Local'
-      ? { timezone: timeZone === '' ? 'UTC' : timeZone }
-      : {}),
   });
-  const horizonMs = 5 * 366 * 86_400_000;
+  const wallOf = wallClockOf(timeZone);
+  const nextWall = (w: number) => cron.nextRun(new Date(w))?.getTime();
+  if (wallOf(0) === 0 && wallOf(DAY * 180) === DAY * 180 && timeZone !== undefined) {
+    // UTC: wall time is time
+    return {
+      next: (after) => {
+        const n = nextWall(after);
+        return n === undefined || n - after > HORIZON ? undefined : n;
+      },
+    };
+  }
+  const offsetAt = (ms: number) => wallOf(ms) - ms;
+  /** The instants showing wall time `w`: none in a gap, two in a repeated hour. */
+  const instantsOf = (w: number): number[] =>
+    [...new Set([w - offsetAt(w - DAY), w - offsetAt(w + DAY)])]
+      .filter((t) => wallOf(t) === w)
+      .sort((a, b) => a - b);
   return {
-    next(afterMs) {
-      const next = cron.nextRun(new Date(afterMs))?.getTime();
-      return next === undefined || next - afterMs > horizonMs ? undefined : next;
+    next(after) {
+      const wall = wallOf(after);
+      // a fall-back ahead repeats wall times already passed: start the search that much earlier
+      const repeats = offsetAt(after + SHIFT) < offsetAt(after);
+      let best: number | undefined;
+      for (let w = nextWall(repeats ? wall - SHIFT : wall); w !== undefined; w = nextWall(w)) {
+        // without a repeated hour ahead, wall order is time order: the first found is the next
+        if (best !== undefined && (!repeats || w > wallOf(best) + SHIFT)) break;
+        if (w - wall > HORIZON) break;
+        for (const t of instantsOf(w)) if (t > after && (best === undefined || t < best)) best = t;
+      }
+      return best;
     },
   };
 }

@@ -59,6 +59,40 @@ describe('parseCronSchedule', () => {
   });
 
   it.each([
+    // daylight saving time as robfig counts it: a wall time in the spring-forward gap does not exist (no run
+    // that day), a wall time in the fall-back hour exists twice (two runs); America/New_York, 2016
+    ['30 2 * * *', '2016-03-12T12:00:00Z', ['2016-03-14T06:30:00.000Z', '2016-03-15T06:30:00.000Z']],
+    [
+      '30 1 * * *',
+      '2016-11-05T12:00:00Z',
+      ['2016-11-06T05:30:00.000Z', '2016-11-06T06:30:00.000Z', '2016-11-07T06:30:00.000Z'],
+    ],
+    [
+      '*/30 * * * *',
+      '2016-03-13T06:15:00Z',
+      ['2016-03-13T06:30:00.000Z', '2016-03-13T07:00:00.000Z', '2016-03-13T07:30:00.000Z'],
+    ],
+    [
+      '0 * * * *',
+      '2016-11-06T04:30:00Z',
+      ['2016-11-06T05:00:00.000Z', '2016-11-06T06:00:00.000Z', '2016-11-06T07:00:00.000Z'],
+    ],
+    ['0 0 * * *', '2016-03-12T12:00:00Z', ['2016-03-13T05:00:00.000Z', '2016-03-14T04:00:00.000Z']],
+  ])('%s in America/New_York after %s → %j', (spec, from, want) => {
+    const r = parseCronSchedule(spec, 'America/New_York');
+    if (!r.ok) throw new Error(r.error);
+    const got: (string | undefined)[] = [];
+    let t = at(from);
+    for (const _ of want) {
+      const n = r.schedule.next(t);
+      got.push(iso(n));
+      if (n === undefined) break;
+      t = n;
+    }
+    expect(got).toEqual(want);
+  });
+
+  it.each([
     // what robfig's standard parser (and so upstream's validation) rejects, in its words
     ['', 'empty spec string'],
     ['obvious error schedule', 'expected exactly 5 fields, found 3: [obvious error schedule]'],
