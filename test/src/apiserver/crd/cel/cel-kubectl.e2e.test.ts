@@ -65,6 +65,31 @@ describe.skipIf(!KUBECTL)('kubectl with CRD validation rules (CEL)', () => {
     expect(await ok(['get', 'scaler', 's1', '-o', 'jsonpath={.spec.mode}/{.spec.replicas}'])).toBe('fast/3');
   });
 
+  it('runs the rules on server-side apply too', async () => {
+    const r = await kubectl([
+      'apply',
+      '--server-side',
+      '-f',
+      file('ssa.json', scaler('ssa', { replicas: 9, maxReplicas: 1, mode: 'fast' })),
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spec: Invalid value: "object": replicas must not exceed maxReplicas');
+    await ok([
+      'apply',
+      '--server-side',
+      '-f',
+      file('ssa-ok.json', scaler('ssa', { replicas: 1, maxReplicas: 1, mode: 'fast' })),
+    ]);
+    const changed = await kubectl([
+      'apply',
+      '--server-side',
+      '-f',
+      file('ssa-mode.json', scaler('ssa', { replicas: 1, maxReplicas: 1, mode: 'slow' })),
+    ]);
+    expect(changed.code).not.toBe(0);
+    expect(changed.stderr).toContain('spec.mode: Invalid value: "string": mode is immutable');
+  });
+
   it('runs the status rules on the status subresource, with messageExpression and fieldPath', async () => {
     await ok(['apply', '-f', file('s2.json', scaler('s2', { replicas: 1, maxReplicas: 2, mode: 'fast' }))]);
     const bad = await kubectl([
