@@ -153,6 +153,15 @@ export function deploymentController(
       if (d) queue.add(keyOf(d));
     };
 
+    /** The pods controlled by the Deployment's sets (what Recreate waits on). */
+    const podsOf = (d: Deployment, rsList: readonly ReplicaSet[]): Pod[] => {
+      const uids = new Set(rsList.map((rs) => rs.metadata.uid));
+      return pods
+        .getStore()
+        .byIndex(NAMESPACE_INDEX, d.metadata.namespace ?? '')
+        .filter((p) => uids.has(getControllerOf(p)?.uid));
+    };
+
     deployments.addEventHandler({
       onAdd: (d) => queue.add(keyOf(d)),
       onUpdate: (_old, d) => queue.add(keyOf(d)),
@@ -184,7 +193,7 @@ export function deploymentController(
       },
     });
     pods.addEventHandler({
-      // a Recreate rollout waits for the old pods to be gone
+      // a Recreate rollout waits for the old pods: the last one gone queues the Deployment
       onDelete: (p) => {
         const pod = p instanceof DeletedFinalStateUnknown ? (p.obj as Pod) : p;
         const ref = getControllerOf(pod ?? {});
@@ -192,7 +201,13 @@ export function deploymentController(
         const rs = replicaSets.getStore().getByKey(`${pod.metadata.namespace}/${ref.name}`);
         if (!rs || rs.metadata.uid !== ref.uid) return;
         const d = resolve(rs.metadata.namespace ?? '', getControllerOf(rs));
-        if (d && d.spec.strategy?.type === 'Recreate') queue.add(keyOf(d));
+        const recreate = d?.spec.strategy?.type === 'Recreate';
+        if (!d || !recreate) return;
+        const owned = replicaSets
+          .getStore()
+          .byIndex(NAMESPACE_INDEX, d.metadata.namespace ?? '')
+          .filter((s) => getControllerOf(s)?.uid === d.metadata.uid);
+        if (podsOf(d, owned).length === 0) queue.add(keyOf(d));
       },
     });
 
@@ -235,15 +250,6 @@ export function deploymentController(
         }
       }
       return out;
-    };
-
-    /** The pods controlled by the Deployment's sets (what Recreate waits on). */
-    const podsOf = (d: Deployment, rsList: readonly ReplicaSet[]): Pod[] => {
-      const uids = new Set(rsList.map((rs) => rs.metadata.uid));
-      return pods
-        .getStore()
-        .byIndex(NAMESPACE_INDEX, d.metadata.namespace ?? '')
-        .filter((p) => uids.has(getControllerOf(p)?.uid));
     };
 
     const writeStatus = (d: Deployment, status: DeploymentStatus) =>

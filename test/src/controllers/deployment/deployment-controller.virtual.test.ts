@@ -28,7 +28,7 @@ const deployment = (spec: Partial<Deployment['spec']> = {}): Deployment => ({
 });
 
 /** The controller on a virtual clock; its writes land back in the informers as a watch would bring them. */
-function harness(initial: Deployment) {
+function harness(initial: Deployment, world: { sets?: ReplicaSet[]; pods?: Pod[] } = {}) {
   const clock = new VirtualClock();
   const streams = {
     deployments: new Subject<ReflectorEvent<Deployment>>(),
@@ -44,7 +44,8 @@ function harness(initial: Deployment) {
     forResource: (r: ResourceDescriptor) => informers[r.plural as keyof typeof informers],
   } as unknown as InformerFactory;
   let d = structuredClone(initial);
-  const sets = new Map<string, ReplicaSet>();
+  const sets = new Map<string, ReplicaSet>((world.sets ?? []).map((rs) => [rs.metadata.name ?? '', rs]));
+  const syncs: string[] = [];
   const events: { at: number; reason: string; message: string }[] = [];
   const statuses: { at: number; status: Deployment['status'] }[] = [];
   let rv = 10;
@@ -115,16 +116,18 @@ function harness(initial: Deployment) {
     client,
     informerFactory: factory,
     scheduler: clock.scheduler,
-  }).subscribe();
+  }).subscribe((o) => syncs.push(o.key));
   const holds = Object.values(informers).map((i) => i.start());
   streams.deployments.next({ type: 'Replace', items: [d], resourceVersion: '1' });
-  streams.replicasets.next({ type: 'Replace', items: [], resourceVersion: '1' });
-  streams.pods.next({ type: 'Replace', items: [], resourceVersion: '1' });
+  streams.replicasets.next({ type: 'Replace', items: [...sets.values()], resourceVersion: '1' });
+  streams.pods.next({ type: 'Replace', items: world.pods ?? [], resourceVersion: '1' });
   const flush = async () => {
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
   };
   return {
     clock,
+    syncs,
+    streams,
     events,
     statuses,
     sets,
@@ -229,5 +232,62 @@ describe('deploymentController in virtual time', () => {
     expect(new Set(h.events.map((e) => e.reason))).toEqual(new Set(['ScalingReplicaSet']));
     expect(h.deployment.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
     expect(h.deployment.status).toMatchObject({ replicas: 2, updatedReplicas: 2, availableReplicas: 2 });
+  });
+
+  it('a pod deletion queues a Recreate Deployment only once its last pod is gone', async () => {
+    const d = deployment({ strategy: { type: 'Recreate' } });
+    const old: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'web-old',
+        namespace: 'default',
+        uid: 'rs-old',
+        resourceVersion: '2',
+        labels: { app: 'web' },
+        annotations: {
+          'deployment.kubernetes.io/revision': '1',
+          'deployment.kubernetes.io/desired-replicas': '2',
+        },
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-1', controller: true },
+        ],
+      },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'old' }] },
+        },
+      },
+      status: { replicas: 0 },
+    };
+    const pod = (name: string): Pod => ({
+      metadata: {
+        name,
+        namespace: 'default',
+        resourceVersion: '3',
+        labels: { app: 'web' },
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-old', uid: 'rs-old', controller: true },
+        ],
+      },
+      spec: { containers: [{ name: 'c', image: 'old' }] },
+      status: { phase: 'Running' },
+    });
+    h = harness(d, { sets: [old], pods: [pod('a'), pod('b')] });
+    await h.run(1_000);
+    // old pods still run: no new set yet
+    expect([...h.sets.keys()]).toEqual(['web-old']);
+    const before = h.syncs.length;
+    h.streams.pods.next({ type: 'Deleted', object: pod('a') });
+    await h.run(1_000);
+    expect(h.syncs.length).toBe(before);
+    h.streams.pods.next({ type: 'Deleted', object: pod('b') });
+    await h.run(1_000);
+    expect(h.syncs.length).toBeGreaterThan(before);
+    const created = [...h.sets.values()].find((rs) => rs.metadata.name !== 'web-old');
+    expect(created?.spec.replicas).toBe(2);
   });
 });
