@@ -263,6 +263,8 @@ export function garbageCollectorController(
 
     const getLatest = async (id: ObjectIdentity): Promise<ObjectMeta | null> => {
       const d = resourceFor(id.apiVersion, id.kind);
+      // a virtual node named from a cluster-scoped dependent: no object of a namespaced kind lives outside a namespace
+      if (d.namespaced && id.namespace === '') return null;
       try {
         const o = await firstValueFrom(
           client.get(d, id.name, { ...namespaceFor(d, id.namespace), metadataOnly: true }),
@@ -276,13 +278,8 @@ export function garbageCollectorController(
 
     const lookupOwner = async (ref: OwnerReference, item: ObjectIdentity): Promise<OwnerLookup> => {
       const coordinates = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid };
-      if (
-        absentOwners.has(identityText({ ...coordinates, namespace: '' })) ||
-        absentOwners.has(identityText({ ...coordinates, namespace: item.namespace }))
-      )
-        return { state: 'absent' };
       const d = resourceFor(ref.apiVersion, ref.kind);
-      const cacheKey = identityText({ ...coordinates, namespace: d.namespaced ? item.namespace : '' });
+      // checked before the absent-owner cache: an invalid reference never makes a cluster-scoped object garbage
       if (item.namespace === '' && d.namespaced) {
         logger.info(
           { item: identityText(item), owner: ref.name },
@@ -290,6 +287,12 @@ export function garbageCollectorController(
         );
         return { state: 'invalid' };
       }
+      if (
+        absentOwners.has(identityText({ ...coordinates, namespace: '' })) ||
+        absentOwners.has(identityText({ ...coordinates, namespace: item.namespace }))
+      )
+        return { state: 'absent' };
+      const cacheKey = identityText({ ...coordinates, namespace: d.namespaced ? item.namespace : '' });
       let owner: KubeObject;
       try {
         owner = await firstValueFrom(
