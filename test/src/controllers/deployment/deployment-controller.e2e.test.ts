@@ -225,4 +225,48 @@ describe.skipIf(!KUBECTL)('deployment controller end to end', { timeout: 120_000
     const current = Object.values(await sets()).find(([rev]) => rev === '4');
     expect(current).toEqual(['4', 5]);
   });
+
+  it('`kubectl rollout restart` rolls new pods, and `kubectl describe` names the new ReplicaSet', async () => {
+    const before = Object.keys(await sets());
+    await ok(['rollout', 'restart', 'deployment/web']);
+    await rolloutStatus();
+    const after = await sets();
+    const fresh = Object.keys(after).filter((n) => !before.includes(n));
+    expect(fresh).toHaveLength(1);
+    expect(after[fresh[0]!]).toEqual(['5', 5]);
+    const described = await ok(['describe', 'deployment', 'web']);
+    expect(described).toMatch(new RegExp(`NewReplicaSet:\\s+${fresh[0]} \\(5/5 replicas created\\)`));
+    expect(described).toMatch(/Progressing\s+True\s+NewReplicaSetAvailable/);
+  });
+
+  it('`kubectl rollout status` fails once a rollout exceeds its progress deadline', async () => {
+    await ok(
+      ['create', '-f', '-'],
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: slow, namespace: default}
+spec:
+  replicas: 1
+  progressDeadlineSeconds: 2
+  selector: {matchLabels: {app: slow}}
+  template:
+    metadata:
+      labels: {app: slow}
+      annotations: {"kube-rx.io/simulated-exec-exit-code": "1"}
+    spec:
+      containers:
+      - name: c
+        image: nginx
+        readinessProbe: {exec: {command: [check]}, periodSeconds: 1}
+`,
+    );
+    const r = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/slow', '--timeout=60s']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('deployment "slow" exceeded its progress deadline');
+    const d = await json(['get', 'deployment', 'slow']);
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+    });
+  });
 });
