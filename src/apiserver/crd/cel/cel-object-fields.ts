@@ -12,17 +12,19 @@ export interface CelObjectField {
 }
 
 /**
- * How CEL sees a schema node: `object` (a typed object with fields by CEL name), `map` (string keys,
+ * How CEL sees a schema node: `object` (a typed object with fields by CEL name; with
+ * preserve-unknown-fields its other fields count in equality but cannot be named), `map` (string keys,
  * values of one schema), `list`, `scalar` (string, integer, number, boolean; strings of format date or
- * date-time as timestamps, duration as durations, byte as bytes) or `dyn` (int-or-string,
- * untyped, or an object with neither properties nor additionalProperties).
+ * date-time as timestamps, duration as durations, byte as bytes), `dyn` (int-or-string) or `none`
+ * (no type, or a list or map of such: rules cannot name it, as upstream).
  */
 export type CelShape =
-  | { kind: 'object'; fields: Map<string, CelObjectField> }
+  | { kind: 'object'; fields: Map<string, CelObjectField>; preserveUnknown: boolean }
   | { kind: 'map'; values: JSONSchemaProps | undefined }
   | { kind: 'list'; items: JSONSchemaProps | undefined }
   | { kind: 'scalar'; type: 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'duration' | 'bytes' }
-  | { kind: 'dyn' };
+  | { kind: 'dyn' }
+  | { kind: 'none' };
 
 /** String formats CEL sees as other types, as upstream: date and date-time as timestamps, duration, byte as bytes. */
 const STRING_FORMATS: Record<string, 'timestamp' | 'duration' | 'bytes'> = {
@@ -34,8 +36,8 @@ const STRING_FORMATS: Record<string, 'timestamp' | 'duration' | 'bytes'> = {
 
 const shapes = new WeakMap<JSONSchemaProps, { root?: CelShape; inner?: CelShape }>();
 
-function computeShape(s: JSONSchemaProps | undefined, root: boolean): CelShape {
-  if (!s || s['x-kubernetes-int-or-string']) return { kind: 'dyn' };
+function computeShape(s: JSONSchemaProps, root: boolean): CelShape {
+  if (s['x-kubernetes-int-or-string']) return { kind: 'dyn' };
   switch (s.type) {
     case 'string':
       return { kind: 'scalar', type: STRING_FORMATS[s.format ?? ''] ?? 'string' };
@@ -44,15 +46,13 @@ function computeShape(s: JSONSchemaProps | undefined, root: boolean): CelShape {
     case 'boolean':
       return { kind: 'scalar', type: s.type };
     case 'array':
-      return { kind: 'list', items: s.items };
+      return celShapeOf(s.items).kind === 'none' ? { kind: 'none' } : { kind: 'list', items: s.items };
     case 'object': {
       const embedded = root || s['x-kubernetes-embedded-resource'] === true;
-      if (s.additionalProperties !== undefined && s.additionalProperties !== false && !s.properties)
-        return {
-          kind: 'map',
-          values: isJsonObject(s.additionalProperties) ? s.additionalProperties : undefined,
-        };
-      if (!s.properties && !embedded) return { kind: 'dyn' };
+      if (s.additionalProperties !== undefined && s.additionalProperties !== false && !s.properties) {
+        const values = isJsonObject(s.additionalProperties) ? s.additionalProperties : undefined;
+        return celShapeOf(values).kind === 'none' ? { kind: 'none' } : { kind: 'map', values };
+      }
       const fields = new Map<string, CelObjectField>();
       const all: Record<string, JSONSchemaProps> = {
         ...(embedded ? { apiVersion: STRING, kind: STRING } : {}),
@@ -63,10 +63,11 @@ function computeShape(s: JSONSchemaProps | undefined, root: boolean): CelShape {
         const celName = escapePropertyName(name);
         if (celName) fields.set(celName, { name, schema });
       }
-      return { kind: 'object', fields };
+      return { kind: 'object', fields, preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true };
     }
     default:
-      return { kind: 'dyn' };
+      // no type: a value of any shape, which rules cannot name (only int-or-string is dynamic)
+      return { kind: 'none' };
   }
 }
 
@@ -76,7 +77,7 @@ function computeShape(s: JSONSchemaProps | undefined, root: boolean): CelShape {
  * @param root whether the node is a resource's root (apiVersion, kind and metadata are added)
  */
 export function celShapeOf(s: JSONSchemaProps | undefined, root = false): CelShape {
-  if (!s) return { kind: 'dyn' };
+  if (!s) return { kind: 'none' };
   const memo = shapes.get(s) ?? {};
   shapes.set(s, memo);
   const key = root ? 'root' : 'inner';

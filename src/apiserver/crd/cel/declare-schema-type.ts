@@ -20,6 +20,8 @@ const SCALARS = {
  * The CEL type name of a schema node, registering an object type (with its fields and equality)
  * for every object node below it: `int`, `double`, `string`, `bool`, `list<T>`, `map<string, T>`,
  * `dyn`, or a generated `selfTypeN` that rules cannot name (as upstream, the name changes each compile).
+ * Fields without a type (nor int-or-string) are left out of their object type: rules cannot name them;
+ * a node of that kind is `dyn` to its own rules.
  * @param env the environment to register in (not yet cloned)
  * @param s the schema node
  * @param root whether the node is a resource's root
@@ -53,7 +55,8 @@ function typeOf(
     case 'object': {
       const fields: Record<string, string> = {};
       for (const [celName, f] of shape.fields)
-        fields[celName] = declareSchemaType(env, f.schema, false, types);
+        if (celShapeOf(f.schema).kind !== 'none')
+          fields[celName] = declareSchemaType(env, f.schema, false, types);
       const name = `selfType${++counter}`;
       env.registerType(name, { fields });
       env.registerOperator(`${name} == ${name}`, celEqual);

@@ -49,9 +49,10 @@ function untyped(value: unknown): unknown {
 /**
  * Converts a JSON value to the value CEL rules see, as the schema types it: `integer` as int,
  * `number` as double, strings of format date/date-time as timestamps, duration as durations and
- * byte as bytes (kept as strings when they do not parse), an object node's declared properties under their escaped names (others are
- * not visible), a map's and a list's members by their schema; untyped parts (int-or-string,
- * preserved unknown fields) take integers as int and other numbers as double.
+ * byte as bytes (kept as strings when they do not parse); an object node's declared properties
+ * under their escaped names, null ones left out (as absent), and with preserve-unknown-fields its
+ * other fields too (they count in equality; the type checker keeps rules from naming them); a map's
+ * and a list's members by their schema; untyped parts take integers as int, other numbers as double.
  * @param value the JSON value (null and undefined become null)
  * @param s its schema node
  * @param root whether the value is a whole resource (only metadata.name and generateName are kept)
@@ -74,9 +75,13 @@ export function toCelValue(value: unknown, s: JSONSchemaProps | undefined, root 
     case 'object': {
       if (!isJsonObject(value)) return untyped(value);
       const out: Record<string, unknown> = {};
-      for (const [celName, f] of shape.fields)
+      if (shape.preserveUnknown)
+        for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = untyped(v);
+      for (const [celName, f] of shape.fields) {
+        if (celName !== f.name) delete out[f.name];
         if (value[f.name] !== undefined && value[f.name] !== null)
           out[celName] = toCelValue(value[f.name], f.schema);
+      }
       return out;
     }
     default:
