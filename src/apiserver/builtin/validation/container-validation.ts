@@ -8,6 +8,7 @@ import { validateHandler } from './handler-validation.ts';
 import { type Obj, shape } from './json-shape.ts';
 import { validateProbe } from './probe-validation.ts';
 import { validateResourceRequirements } from './resource-requirements-validation.ts';
+import { validateSecurityContext } from './security-context-validation.ts';
 
 /** What the containers' rules need to know of their pod. */
 export interface ContainerContext {
@@ -100,6 +101,7 @@ function containerCauses(c: Obj, at: string, context: ContainerContext): StatusC
   out.push(...validateEnv(c, at));
   out.push(...mountsCauses(shape.list(c.volumeMounts), `${at}.volumeMounts`, context.volumes));
   out.push(...validateResourceRequirements(c.resources, `${at}.resources`));
+  out.push(...validateSecurityContext('container', c.securityContext, `${at}.securityContext`));
   const sidecar = c.restartPolicy === 'Always';
   const probesAllowed = context.list === 'containers' || sidecar;
   if (context.list === 'initContainers') {

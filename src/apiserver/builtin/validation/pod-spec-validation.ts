@@ -6,6 +6,7 @@ import { formatErrors } from './format-rules.ts';
 import { shape } from './json-shape.ts';
 import { validateLabels } from './labels-validation.ts';
 import { validateSchedulingConstraints } from './scheduling-constraints-validation.ts';
+import { validateSecurityContext } from './security-context-validation.ts';
 import { validateVolumes } from './volume-validation.ts';
 
 const MAX_INT32 = 2147483647;
@@ -87,6 +88,7 @@ export function validatePodSpec(spec: unknown, path: string, options: PodSpecOpt
       ),
     );
   out.push(...validateSchedulingConstraints(s, path));
+  out.push(...validateSecurityContext('pod', s.securityContext, `${path}.securityContext`, s));
   shape.list(s.readinessGates).forEach((gate, i) => {
     const type = shape.str(gate.conditionType) ?? '';
     out.push(
