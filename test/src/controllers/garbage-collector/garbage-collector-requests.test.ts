@@ -1,5 +1,7 @@
 // garbageCollectorController's requests against a recording fake API: upstream's TestAttemptToDeleteItem, TestAbsentOwnerCache and TestOrphanDependentsFailure, a delete conflict retried by uid, an invalid cluster-scoped reference.
-import { concat, defer, from, NEVER, type Observable, of, throwError } from 'rxjs';
+
+import { Registry } from 'prom-client';
+import { concat, defer, finalize, from, NEVER, type Observable, of, throwError } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../operators/errors.ts';
 import {
@@ -34,6 +36,12 @@ function fakeApi(objects: Record<string, KubeObject>) {
   const answers: Record<string, (() => Observable<unknown>)[]> = {};
   const answer = (verb: string, path: string, fallback: () => Observable<unknown>) =>
     defer(() => (answers[`${verb} ${path}`]?.shift() ?? fallback)());
+  let openWatches = 0;
+  const watching = <T>(source: Observable<T>) =>
+    defer(() => {
+      openWatches++;
+      return source.pipe(finalize(() => openWatches--));
+    });
   const itemsOf = (r: ResourceDescriptor) =>
     Object.entries(objects)
       .filter(([p]) => p.startsWith(`${r.plural}/`))
@@ -48,18 +56,23 @@ function fakeApi(objects: Record<string, KubeObject>) {
       } as ObjectList<KubeObject>),
     // a streaming list (sendInitialEvents): the objects, the end-of-initial-events bookmark, then silence
     watch: (r: ResourceDescriptor, o?: { sendInitialEvents?: boolean }) =>
-      o?.sendInitialEvents
-        ? concat(
-            from(itemsOf(r).map((object) => ({ type: 'ADDED', object }))),
-            of({
-              type: 'BOOKMARK',
-              object: {
-                metadata: { resourceVersion: '1', annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
-              },
-            }),
-            NEVER,
-          )
-        : NEVER,
+      watching(
+        o?.sendInitialEvents
+          ? concat(
+              from(itemsOf(r).map((object) => ({ type: 'ADDED', object }))),
+              of({
+                type: 'BOOKMARK',
+                object: {
+                  metadata: {
+                    resourceVersion: '1',
+                    annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
+                  },
+                },
+              }),
+              NEVER,
+            )
+          : NEVER,
+      ),
     get: <T extends KubeObject>(r: ResourceDescriptor, name: string, o?: { namespace?: string }) => {
       const path = pathOf(r, name, o?.namespace);
       actions.push({ verb: 'GET', path });
@@ -82,7 +95,7 @@ function fakeApi(objects: Record<string, KubeObject>) {
       return answer('PATCH', path, () => of({}));
     },
   } as unknown as ApiClient;
-  return { client, actions, answers };
+  return { client, actions, answers, openWatches: () => openWatches };
 }
 
 const pod = (
@@ -240,5 +253,32 @@ describe('garbage collector requests', { timeout: 20_000 }, () => {
     // the virtual owner (named from no namespace) is absent without a request; the PV is then looked at and kept
     await waitFor(async () => expect(seen(api.actions)).toContain('GET=persistentvolumes/pv'));
     expect(api.actions.some((a) => a.verb === 'DELETE')).toBe(false);
+  });
+
+  it('closes every watch when unsubscribed', async () => {
+    const api = fakeApi({ 'pods/ns1/p': pod('p', 'p-uid', []) });
+    run(api.client, [PODS, REPLICATION_CONTROLLERS]);
+    await waitFor(async () => expect(api.openWatches()).toBe(2));
+    stop?.();
+    expect(api.openWatches()).toBe(0);
+  });
+
+  it('counts a discovery that finds nothing as a sync error and keeps its monitors', async () => {
+    const api = fakeApi({ 'pods/ns1/p': pod('p', 'p-uid', []) });
+    const registry = new Registry();
+    const rounds = [[PODS], []];
+    const sub = garbageCollectorController({
+      client: api.client,
+      discovery: () => of(rounds.shift() ?? []),
+      resyncPeriodMs: 20,
+      metricsRegistry: registry,
+    }).subscribe();
+    stop = () => sub.unsubscribe();
+    await waitFor(async () =>
+      expect(
+        await registry.getSingleMetricAsString('garbagecollector_controller_resources_sync_error_total'),
+      ).toMatch(/_total [1-9]/),
+    );
+    expect(api.openWatches()).toBe(1);
   });
 });
