@@ -1,6 +1,7 @@
 // Property: for any sequence of template changes, scales, readiness and syncs, a rolling update run by planDeploymentSync (with a naive replicaset model, in virtual time) stays within replicas + maxSurge pods, keeps replicas − maxUnavailable available once settled, and ends with one ReplicaSet at full scale.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../../operators/api/core-v1.ts';
 import { planDeploymentSync } from '../../../../operators/controller/deployment/deployment-sync.ts';
 import type {
   Deployment,
@@ -45,7 +46,13 @@ class World {
   sets: ReplicaSet[] = [];
   pods = new Map<string, boolean[]>();
 
-  constructor(replicas: number, surge: IntOrString, unavailable: IntOrString, historyLimit: number) {
+  constructor(
+    replicas: number,
+    surge: IntOrString,
+    unavailable: IntOrString,
+    historyLimit: number,
+    strategy: 'RollingUpdate' | 'Recreate' = 'RollingUpdate',
+  ) {
     this.d = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -57,7 +64,10 @@ class World {
           metadata: { labels: { app: 'web', v: '0' } },
           spec: { containers: [{ name: 'c', image: 'i' }] },
         },
-        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } },
+        strategy:
+          strategy === 'Recreate'
+            ? { type: 'Recreate' }
+            : { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } },
         revisionHistoryLimit: historyLimit,
         progressDeadlineSeconds: 600,
       },
@@ -79,7 +89,12 @@ class World {
 
   /** One deployment sync, its plan applied as the API server would. */
   syncDeployment() {
-    const plan = planDeploymentSync({ deployment: this.d, replicaSets: this.sets, now: this.clock });
+    const plan = planDeploymentSync({
+      deployment: this.d,
+      replicaSets: this.sets,
+      pods: this.podObjects(),
+      now: this.clock,
+    });
     expect(plan.error).toBeUndefined();
     for (const w of plan.writes) {
       const name = w.replicaSet.metadata.name ?? '';
@@ -135,6 +150,29 @@ class World {
         observedGeneration: 1,
       };
     }
+  }
+
+  /** The pods as objects, controlled by their sets (Recreate looks at them). */
+  podObjects(): Pod[] {
+    return this.sets.flatMap((rs) =>
+      (this.pods.get(rs.metadata.name ?? '') ?? []).map((ready, i) => ({
+        metadata: {
+          name: `${rs.metadata.name}-${i}`,
+          namespace: 'default',
+          ownerReferences: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'ReplicaSet',
+              name: rs.metadata.name ?? '',
+              uid: rs.metadata.uid ?? '',
+              controller: true,
+            },
+          ],
+        },
+        spec: { containers: [] },
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+      })),
+    );
   }
 
   makeReady(count: number) {
@@ -225,5 +263,45 @@ describe('planDeploymentSync (model-based)', () => {
       { numRuns: 300 },
     );
     expect(checkedMidRollout).toBeGreaterThan(50);
+  });
+
+  it('Recreate never runs pods of two ReplicaSets at once, never surges, and converges', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5 }), fc.array(op, { maxLength: 40 }), (replicas, ops) => {
+        const w = new World(replicas, 0, 0, 2, 'Recreate');
+        const step = () => {
+          w.tick();
+          w.syncDeployment();
+          w.syncReplicaSets();
+          const withPods = [...w.pods.values()].filter((p) => p.length > 0).length;
+          expect(withPods, 'pods of at most one set').toBeLessThanOrEqual(1);
+          expect(w.total(), 'no surge').toBeLessThanOrEqual(w.d.spec.replicas ?? 0);
+        };
+        for (const o of ops) {
+          w.tick();
+          if (o.type === 'template') {
+            w.bump({
+              template: {
+                metadata: { labels: { app: 'web', v: String(o.version) } },
+                spec: { containers: [{ name: 'c', image: 'i' }] },
+              },
+            });
+          } else if (o.type === 'scale') w.bump({ replicas: o.replicas });
+          else if (o.type === 'ready') w.makeReady(o.count);
+          else step();
+        }
+        for (let i = 0; i < 20; i++) {
+          w.makeReady(1000);
+          step();
+        }
+        const n = w.d.spec.replicas ?? 0;
+        const current = w.sets.filter((s) => equalIgnoreHash(s.spec.template, w.d.spec.template));
+        expect(current).toHaveLength(1);
+        expect(current[0]!.spec.replicas).toBe(n);
+        expect(w.total()).toBe(n);
+        expect(w.d.status).toMatchObject({ replicas: n, updatedReplicas: n, availableReplicas: n });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
