@@ -4,17 +4,25 @@ import { type Environment, EvaluationError } from '@marcbachmann/cel-js';
 /** A parsed URL as a CEL value. */
 export class Url {
   readonly url: URL;
-  constructor(url: URL) {
+  /** The escaped path as Go keeps it: empty when the text has none (WHATWG would say "/"). */
+  readonly path: string;
+  constructor(url: URL, path: string) {
     this.url = url;
+    this.path = path;
   }
 }
 
 /** As Go's url.ParseRequestURI: an absolute URL, or an absolute path (with an optional query). */
 function parse(text: string): Url | undefined {
-  if (text.startsWith('/')) return new Url(new URL(text, 'path:///'));
+  if (text.startsWith('/')) {
+    const u = new URL(text, 'path:///');
+    return new Url(u, u.pathname);
+  }
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text)) return undefined;
   try {
-    return new Url(new URL(text));
+    const u = new URL(text);
+    const rest = /^[^:]*:\/\/[^/?#]*(.*)$/.exec(text)?.[1];
+    return new Url(u, rest === undefined || rest.startsWith('/') ? u.pathname : '');
   } catch {
     return undefined;
   }
@@ -48,7 +56,7 @@ export function registerUrlLibrary(env: Environment): void {
       isPathOnly(u) ? '' : u.url.hostname.replace(/^\[(.*)\]$/, '$1'),
     )
     .registerFunction('URL.getPort(): string', (u: Url) => (isPathOnly(u) ? '' : u.url.port))
-    .registerFunction('URL.getEscapedPath(): string', (u: Url) => u.url.pathname)
+    .registerFunction('URL.getEscapedPath(): string', (u: Url) => u.path)
     .registerFunction('URL.getQuery(): map<string, list<string>>', (u: Url) => {
       const out = new Map<string, string[]>();
       for (const [k, v] of u.url.searchParams) out.set(k, [...(out.get(k) ?? []), v]);
