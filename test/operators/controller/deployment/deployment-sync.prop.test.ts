@@ -15,7 +15,8 @@ type Op =
   | { type: 'template'; version: number }
   | { type: 'scale'; replicas: number }
   | { type: 'ready'; count: number }
-  | { type: 'sync' };
+  | { type: 'sync' }
+  | { type: 'terminate' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -31,6 +32,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     weight: 3,
   },
   { arbitrary: fc.record({ type: fc.constant('sync' as const) }), weight: 4 },
+  { arbitrary: fc.record({ type: fc.constant('terminate' as const) }), weight: 1 },
 );
 const intOrPercent = (max: number): fc.Arbitrary<IntOrString> =>
   fc.oneof(
@@ -45,6 +47,8 @@ class World {
   d: Deployment;
   sets: ReplicaSet[] = [];
   pods = new Map<string, boolean[]>();
+  /** Pods deleted by their set but still shutting down (counted by Recreate, not by the set's status). */
+  terminating = new Map<string, number>();
 
   constructor(
     replicas: number,
@@ -118,6 +122,7 @@ class World {
       } else {
         this.sets = this.sets.filter((s) => s.metadata.name !== name);
         this.pods.delete(name);
+        this.terminating.delete(name);
       }
     }
     if (plan.revision) {
@@ -139,8 +144,10 @@ class World {
       let pods = this.pods.get(name) ?? [];
       const want = rs.spec.replicas ?? 0;
       while (pods.length < want) pods.push(false);
-      if (pods.length > want)
+      if (pods.length > want) {
+        this.terminating.set(name, (this.terminating.get(name) ?? 0) + pods.length - want);
         pods = [...pods].sort((a, b) => Number(a) - Number(b)).slice(pods.length - want);
+      }
       this.pods.set(name, pods);
       const ready = pods.filter(Boolean).length;
       rs.status = {
@@ -152,10 +159,13 @@ class World {
     }
   }
 
-  /** The pods as objects, controlled by their sets (Recreate looks at them). */
+  /** The pods as objects, controlled by their sets, terminating ones included (Recreate looks at them). */
   podObjects(): Pod[] {
     return this.sets.flatMap((rs) =>
-      (this.pods.get(rs.metadata.name ?? '') ?? []).map((ready, i) => ({
+      [
+        ...(this.pods.get(rs.metadata.name ?? '') ?? []),
+        ...Array.from({ length: this.terminating.get(rs.metadata.name ?? '') ?? 0 }, () => false),
+      ].map((ready, i) => ({
         metadata: {
           name: `${rs.metadata.name}-${i}`,
           namespace: 'default',
@@ -234,11 +244,13 @@ describe('planDeploymentSync (model-based)', () => {
               if (o.replicas !== w.d.spec.replicas) armed = false;
               w.bump({ replicas: o.replicas });
             } else if (o.type === 'ready') w.makeReady(o.count);
+            else if (o.type === 'terminate') w.terminating.clear();
             else step();
           }
           // settle: every pod becomes ready, syncs run until nothing changes
           for (let i = 0; i < 60; i++) {
             w.makeReady(1000);
+            w.terminating.clear();
             step();
           }
           const n = w.d.spec.replicas ?? 0;
@@ -273,7 +285,11 @@ describe('planDeploymentSync (model-based)', () => {
           w.tick();
           w.syncDeployment();
           w.syncReplicaSets();
-          const withPods = [...w.pods.values()].filter((p) => p.length > 0).length;
+          // terminating pods still run: a set with any pod counts
+          const withPods = w.sets.filter((rs) => {
+            const name = rs.metadata.name ?? '';
+            return (w.pods.get(name)?.length ?? 0) + (w.terminating.get(name) ?? 0) > 0;
+          }).length;
           expect(withPods, 'pods of at most one set').toBeLessThanOrEqual(1);
           expect(w.total(), 'no surge').toBeLessThanOrEqual(w.d.spec.replicas ?? 0);
         };
@@ -288,10 +304,12 @@ describe('planDeploymentSync (model-based)', () => {
             });
           } else if (o.type === 'scale') w.bump({ replicas: o.replicas });
           else if (o.type === 'ready') w.makeReady(o.count);
+          else if (o.type === 'terminate') w.terminating.clear();
           else step();
         }
         for (let i = 0; i < 20; i++) {
           w.makeReady(1000);
+          w.terminating.clear();
           step();
         }
         const n = w.d.spec.replicas ?? 0;
