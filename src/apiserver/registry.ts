@@ -99,6 +99,46 @@ const NAME_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const ORPHAN = 'orphan';
 const FOREGROUND = 'foregroundDeletion';
 
+/**
+ * metadata.ownerReferences as upstream's ValidateOwnerReferences checks them (the garbage collector relies
+ * on it): apiVersion with a version, kind, name and uid present, no Event as an owner, at most one controller.
+ */
+function ownerReferenceCauses(object: KubeObject): StatusCause[] {
+  const refs = object.metadata?.ownerReferences;
+  if (!Array.isArray(refs)) return [];
+  const field = 'metadata.ownerReferences';
+  const bad = (at: string, value: unknown, why: string): StatusCause => ({
+    type: 'FieldValueInvalid',
+    message: `Invalid value: ${JSON.stringify(value)}: ${why}`,
+    field: at,
+  });
+  const causes: StatusCause[] = [];
+  let firstController = '';
+  for (const ref of refs) {
+    const apiVersion = typeof ref?.apiVersion === 'string' ? ref.apiVersion : '';
+    const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+    if (!version) causes.push(bad(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (!ref?.kind) causes.push(bad(`${field}.kind`, ref?.kind ?? '', 'must not be empty'));
+    if (!ref?.name) causes.push(bad(`${field}.name`, ref?.name ?? '', 'must not be empty'));
+    if (!ref?.uid) causes.push(bad(`${field}.uid`, ref?.uid ?? '', 'must not be empty'));
+    if (apiVersion === 'v1' && ref?.kind === 'Event')
+      causes.push(bad(field, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    if (ref?.controller === true) {
+      const name = `${ref.kind}/${ref.name}`;
+      if (firstController)
+        causes.push(
+          bad(
+            field,
+            refs,
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`,
+          ),
+        );
+      else firstController = name;
+    }
+  }
+  return causes;
+}
+
 function keyOf(def: ResourceDef, namespace: string | undefined, name: string): string {
   return def.namespaced ? `${namespace}/${name}` : name;
 }
@@ -453,6 +493,7 @@ export class Registry {
     const kindRules = BUILTIN_VALIDATORS[resourceId(def)]?.(object, old) ?? [];
     const causes = [
       ...validateObject(def, object),
+      ...ownerReferenceCauses(object),
       ...enumCauses(openApiSchemasOf(this), def, object),
       ...kindRules,
       ...(def.validate?.(object, old) ?? []),
