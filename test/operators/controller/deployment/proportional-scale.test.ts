@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { setReplicasAnnotations } from '../../../../operators/controller/deployment/deployment-revision.ts';
 import type { Deployment } from '../../../../operators/controller/deployment/deployment-types.ts';
-import { proportionalScale } from '../../../../operators/controller/deployment/proportional-scale.ts';
+import {
+  getProportion,
+  proportionalScale,
+} from '../../../../operators/controller/deployment/proportional-scale.ts';
 import { maxSurge } from '../../../../operators/controller/deployment/rolling-fenceposts.ts';
 import type { ReplicaSet } from '../../../../operators/controller/replicaset/replica-set-types.ts';
 import { newDeployment, rs } from './fixtures.ts';
@@ -181,5 +184,41 @@ describe('proportionalScale', () => {
     expect(
       proportionalScale(d, newRS, [old]).steps.map((s) => [s.replicaSet.metadata.name, s.replicas]),
     ).toEqual([['v1', 0]]);
+  });
+});
+
+describe('getProportion', () => {
+  const withMax = (name: string, replicas: number, max?: number) => {
+    const out = rs(name, replicas);
+    if (max !== undefined)
+      out.metadata.annotations = { 'deployment.kubernetes.io/max-replicas': String(max) };
+    return out;
+  };
+  it.each([
+    ['an empty set gets nothing', withMax('a', 0, 10), newDeployment(20), 10, 0, 0],
+    ['nothing to add', withMax('a', 5, 10), newDeployment(20), 0, 0, 0],
+    ['all added already', withMax('a', 5, 10), newDeployment(20), 4, 4, 0],
+    ['its share when growing: 5 of 10 → 10 of 20', withMax('a', 5, 10), newDeployment(20), 10, 0, 5],
+    ['capped by what is left to add', withMax('a', 5, 10), newDeployment(20), 10, 8, 2],
+    [
+      'its share when shrinking: 5 of 10 → 3 of 5 (2.5 rounds away from zero)',
+      withMax('a', 5, 10),
+      newDeployment(5),
+      -5,
+      0,
+      -2,
+    ],
+    ['bounded by what is left to remove', withMax('a', 6, 10), newDeployment(5), -5, -4, -1],
+    ['to zero replicas: all of it', withMax('a', 4, 10), newDeployment(0), -10, 0, -4],
+    [
+      'no annotation: the Deployment status replicas as its base',
+      withMax('a', 5),
+      { ...newDeployment(20), status: { replicas: 10 } },
+      10,
+      0,
+      5,
+    ],
+  ])('%s', (_name, set, dep, toAdd, added, want) => {
+    expect(getProportion(set, dep, toAdd, added)).toBe(want);
   });
 });
