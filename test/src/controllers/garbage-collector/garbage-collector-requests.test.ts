@@ -114,6 +114,19 @@ const rcRef = (name: string, uid: string): OwnerReference => ({
   name,
   uid,
 });
+/** A replication controller deleted with propagationPolicy Orphan: being deleted, with the orphan finalizer. */
+const orphaningRc = {
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  metadata: {
+    name: 'rc',
+    namespace: 'ns1',
+    uid: 'rc-uid',
+    resourceVersion: '3',
+    deletionTimestamp: '2026-01-01T00:00:00Z',
+    finalizers: ['orphan'],
+  },
+};
 const seen = (actions: Action[]) => new Set(actions.map((a) => `${a.verb}=${a.path}`));
 
 describe('garbage collector requests', { timeout: 20_000 }, () => {
@@ -162,20 +175,8 @@ describe('garbage collector requests', { timeout: 20_000 }, () => {
   });
 
   it('keeps the orphan finalizer while a dependent cannot be orphaned, and retries (TestOrphanDependentsFailure)', async () => {
-    const owner = {
-      apiVersion: 'v1',
-      kind: 'ReplicationController',
-      metadata: {
-        name: 'rc',
-        namespace: 'ns1',
-        uid: 'rc-uid',
-        resourceVersion: '3',
-        deletionTimestamp: '2026-01-01T00:00:00Z',
-        finalizers: ['orphan'],
-      },
-    };
     const api = fakeApi({
-      'replicationcontrollers/ns1/rc': owner,
+      'replicationcontrollers/ns1/rc': orphaningRc,
       'pods/ns1/pod': pod('pod', 'pod-uid', [rcRef('rc', 'rc-uid')]),
     });
     api.answers['PATCH pods/ns1/pod'] = Array.from({ length: 50 }, () => () => throwError(conflict));
@@ -196,18 +197,7 @@ describe('garbage collector requests', { timeout: 20_000 }, () => {
 
   it('removes the orphan finalizer once every dependent is orphaned', async () => {
     const api = fakeApi({
-      'replicationcontrollers/ns1/rc': {
-        apiVersion: 'v1',
-        kind: 'ReplicationController',
-        metadata: {
-          name: 'rc',
-          namespace: 'ns1',
-          uid: 'rc-uid',
-          resourceVersion: '3',
-          deletionTimestamp: '2026-01-01T00:00:00Z',
-          finalizers: ['orphan'],
-        },
-      },
+      'replicationcontrollers/ns1/rc': orphaningRc,
       'pods/ns1/pod': pod('pod', 'pod-uid', [rcRef('rc', 'rc-uid'), rcRef('other', 'o-uid')]),
     });
     api.answers['GET replicationcontrollers/ns1/other'] = Array.from(
