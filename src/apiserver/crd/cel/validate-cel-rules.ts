@@ -72,12 +72,13 @@ class Run {
   node(
     n: RuleNode,
     value: unknown,
-    old: unknown,
+    before: unknown,
     path: string,
     root: boolean,
     parentUnchanged: boolean,
   ): void {
     if (value === null || value === undefined) return;
+    const old = before === null ? undefined : before; // a null old value is no old value
     const unchanged = old !== undefined ? jsonEqual(value, old) : parentUnchanged;
     if (n.rules.length) this.rules(n, value, old, path, root, unchanged);
     for (const sub of n.allOf) this.node(sub, value, old, path, root, unchanged);

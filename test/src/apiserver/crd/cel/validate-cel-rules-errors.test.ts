@@ -30,6 +30,23 @@ describe('transition rules', () => {
     expect(run(immutable, obj, old)).toEqual(want);
   });
 
+  it.each<[string, JSONSchemaProps, unknown, unknown, string]>([
+    [
+      'old and new strings',
+      objectOf({ v: S }),
+      { v: 'new' },
+      { v: 'old' },
+      "oldSelf.v != self.v && oldSelf.v == 'old' && self.v == 'new'",
+    ],
+    ['no old primitive: skipped', S, 'exists', undefined, 'oldSelf == self'],
+    ['no old list: skipped', listOf(S), [], undefined, 'oldSelf == self'],
+    ['no old object: skipped', objectOf({ f: S }), { f: 'exists' }, undefined, 'oldSelf.f == self.f'],
+    ['a null old value: skipped', listOf(S), [], null, 'oldSelf == self'],
+  ])('upstream transition case: %s', (_name, schema, obj, old, rule) => {
+    expect(outcome(schema, obj, rule, old)).toEqual([]);
+    if (old === undefined || old === null) expect(outcome(schema, obj, `!(${rule})`, old)).toEqual([]);
+  });
+
   it('with optionalOldSelf run on create too, oldSelf an optional', () => {
     const s = spec([
       {
