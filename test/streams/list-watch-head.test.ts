@@ -2,13 +2,12 @@
 import { NEVER, type Observable, of, Subject, timer } from 'rxjs';
 import { map } from 'rxjs/operators';
 import { describe, expect, it } from 'vitest';
-import {
-  INITIAL_EVENTS_END_ANNOTATION,
-  type KubeObject,
-  type ObjectList,
-  type ReflectorEvent,
-  type ReflectorHealth,
-  type WatchEvent,
+import type {
+  KubeObject,
+  ObjectList,
+  ReflectorEvent,
+  ReflectorHealth,
+  WatchEvent,
 } from '../../operators/types.ts';
 import { expiredError } from '../../src/testing/api-errors.ts';
 import { VirtualClock } from '../../src/testing/virtual-clock.ts';
@@ -16,52 +15,26 @@ import { listerWatcher } from '../../streams/api-client.ts';
 import type { HttpStreamPart, HttpTransport } from '../../streams/client-node/http-transport.ts';
 import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { type ListWatchConfig, listWatch } from '../../streams/list-watch.ts';
-import type { ListerWatcher, WatchOptions } from '../../streams/ports.ts';
 import { CONFIG_MAPS } from '../../streams/resources.ts';
+import { endBookmark, harness as stallHarness } from './list-watch-harness.ts';
 
 const cm = (name: string, rv: number): KubeObject => ({
   kind: 'ConfigMap',
   apiVersion: 'v1',
   metadata: { name, namespace: 'ns', resourceVersion: String(rv) },
 });
-const endBookmark = (rv: number): WatchEvent => ({
-  type: 'BOOKMARK',
-  object: {
-    metadata: { resourceVersion: String(rv), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
-  },
-});
 const page = (rv: number): ObjectList => ({
   metadata: { resourceVersion: String(rv) },
   items: [cm('a', rv)],
 });
 
-/** Watches are subjects the test drives; the n-th list answers after `listMs[n]` ms (default at once). */
-function harness(config: ListWatchConfig, listMs: number[] = []) {
-  const clock = new VirtualClock();
-  const watches: Subject<WatchEvent>[] = [];
-  const watchCalls: WatchOptions[] = [];
-  let lists = 0;
-  const lw: ListerWatcher = {
-    list: () => {
-      const ms = listMs[lists++] ?? 0;
-      return ms > 0 ? timer(ms, clock.scheduler).pipe(map(() => page(lists))) : of(page(lists));
-    },
-    watch: (o) => {
-      watchCalls.push(o);
-      const s = new Subject<WatchEvent>();
-      watches.push(s);
-      return s;
-    },
-  };
-  const health: ReflectorHealth[] = [];
-  const sub = listWatch(lw, {
-    scheduler: clock.scheduler,
-    random: () => 0,
-    health: { next: (h) => health.push(h) },
-    ...config,
-  }).subscribe();
-  return { clock, watches, watchCalls, health, sub };
-}
+/** The shared harness with watch-lists on, and the n-th list answering after `listMs[n]` ms (default at once). */
+const harness = (config: ListWatchConfig, listMs: number[] = []) =>
+  stallHarness({ watchList: true, ...config }, (clock) =>
+    listMs.map((ms, i) =>
+      ms > 0 ? timer(ms, clock.scheduler).pipe(map(() => page(i + 1))) : of(page(i + 1)),
+    ),
+  );
 
 describe('listWatch: the response-head hedge bound it asks for', () => {
   it('the first request, before anything was answered: twice the floor (2 s at the defaults)', () => {

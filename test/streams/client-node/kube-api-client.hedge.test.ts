@@ -1,6 +1,6 @@
 // Tests the watch's response-head hedge in virtual time over a scripted streaming transport: which request's head wins, what is aborted when.
 import { NEVER, type Observable } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
+import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../../operators/errors.ts';
 import type { WatchEvent } from '../../../operators/types.ts';
@@ -11,6 +11,7 @@ import type {
   HttpTransport,
 } from '../../../streams/client-node/http-transport.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { inVirtualTime } from './virtual-time.ts';
 
 const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 const event = (name: string): WatchEvent => ({
@@ -45,12 +46,7 @@ function scripted(ts: TestScheduler, answers: Observable<HttpStreamPart>[]) {
   return { transport, sent };
 }
 
-const run = (
-  fn: (ts: TestScheduler, helpers: Parameters<Parameters<TestScheduler['run']>[0]>[0]) => void,
-) => {
-  const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
-  ts.run((helpers) => fn(ts, helpers));
-};
+const run = inVirtualTime;
 
 describe('kubeApiClient watch: the response-head hedge (virtual time)', () => {
   it.each([

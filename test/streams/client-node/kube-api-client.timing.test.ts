@@ -1,7 +1,7 @@
 // Tests the ApiClient's timing in virtual time over a scripted transport: retries, Retry-After, timeouts, write limits.
 import { NEVER, type Observable } from 'rxjs';
 import { map } from 'rxjs/operators';
-import { TestScheduler } from 'rxjs/testing';
+import type { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { ApiError, TimeoutError } from '../../../operators/errors.ts';
 import type { ResourceDescriptor } from '../../../streams/api-client.ts';
@@ -12,6 +12,7 @@ import type {
   HttpTransport,
 } from '../../../streams/client-node/http-transport.ts';
 import { kubeApiClient } from '../../../streams/client-node/kube-api-client.ts';
+import { inVirtualTime } from './virtual-time.ts';
 
 const PODS: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 const ok = (body: unknown): HttpAnswer => ({ statusCode: 200, headers: {}, body: JSON.stringify(body) });
@@ -40,12 +41,7 @@ function scripted(ts: TestScheduler, answers: (() => Observable<HttpAnswer>)[]) 
   return { transport, sent };
 }
 
-const run = (
-  fn: (ts: TestScheduler, helpers: Parameters<Parameters<TestScheduler['run']>[0]>[0]) => void,
-) => {
-  const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
-  ts.run((helpers) => fn(ts, helpers));
-};
+const run = inVirtualTime;
 
 describe('kubeApiClient timing (virtual time)', () => {
   it('retries reads after 503 with doubling backoff (no jitter when random is 0)', () => {
