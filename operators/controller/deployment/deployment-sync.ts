@@ -128,7 +128,7 @@ const scalingEvent = (rs: ReplicaSet, from: number, to: number): DeploymentEvent
  * ```
  *
  * @example
- * const plan = planDeploymentSync({ deployment, replicaSets, pods, now: Date.now() });
+ * const plan = planDeploymentSync({ deployment, replicaSets, pods, now: scheduler.now() });
  * // plan.writes: [{ type: 'create', replicaSet: web-5d8f…, event: Scaled up replica set … from 0 to 1 }]
  * @param input the Deployment, its claimed sets and their pods, the clock
  */
