@@ -3,8 +3,8 @@
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
 import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
-import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
+import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
 import { nodeLifecycleController } from '../controllers/node-lifecycle/node-lifecycle-controller.ts';
