@@ -105,4 +105,27 @@ describe('nodeLifecycleController per-zone eviction rates (virtual time)', () =>
     await h.run(60_000);
     expect(noExecuteWrites().map(([, n]) => n)).toEqual(['a0', 'a2']);
   });
+
+  it('a node tainted not-ready that goes Unknown has the taint swapped for unreachable at once, without a token', async () => {
+    const notReady = {
+      ...node('a0', 'zone-a'),
+      status: { conditions: [{ ...readyAt(0), status: 'False' as const }] },
+    };
+    h = virtualNodeLifecycle([notReady, node('b0', 'zone-b')], [], { nodeEvictionRate: 0.01 });
+    h.alive.add('a0').add('b0');
+    await h.run(10_000);
+    expect(noExecuteWrites()).toEqual([[0, 'a0']]);
+    const keys = () =>
+      (h.writes.filter((w) => w.verb === 'update nodes').at(-1)?.object as Node).spec?.taints
+        ?.filter((t) => t.effect === 'NoExecute')
+        .map((t) => t.key);
+    expect(keys()).toEqual(['node.kubernetes.io/not-ready']);
+    h.alive.delete('a0'); // its kubelet stops: 40 s later Unknown, and the next pass swaps the taint
+    await h.run(60_000);
+    const unknownAt = h.writes.find((w) => w.verb === 'updateStatus nodes')?.at ?? Number.NaN;
+    const swappedAt = h.writes.filter((w) => w.verb === 'update nodes').at(-1)?.at ?? Number.NaN;
+    expect(keys()).toEqual(['node.kubernetes.io/unreachable']);
+    // the zone's limiter (one per 100 s) had no token: the swap did not wait for one
+    expect(swappedAt - unknownAt).toBe(5_000);
+  });
 });
