@@ -1,27 +1,13 @@
 // Tests: which discovered resources a terminating namespace loses, and with which verbs (upstream's testResources and GroupVersionResources).
 import { describe, expect, it } from 'vitest';
 import {
-  type DiscoveredResourceList,
   deletableResources,
   groupVersionResourceString,
   parseGroupVersion,
 } from '../../../../operators/controller/namespace/deletable-resources.ts';
+import { ALL_VERBS, TEST_RESOURCES } from './test-resources.ts';
 
-const ALL = ['get', 'list', 'delete', 'deletecollection', 'create', 'update'];
-/** The lists upstream's deleter tests discover: pods and services in v1, deployments in apps/v1. */
-const TEST_RESOURCES: DiscoveredResourceList[] = [
-  {
-    groupVersion: 'v1',
-    resources: [
-      { name: 'pods', namespaced: true, kind: 'Pod', verbs: ALL },
-      { name: 'services', namespaced: true, kind: 'Service', verbs: ALL },
-    ],
-  },
-  {
-    groupVersion: 'apps/v1',
-    resources: [{ name: 'deployments', namespaced: true, kind: 'Deployment', verbs: ALL }],
-  },
-];
+const ALL = ALL_VERBS;
 
 describe('deletableResources', () => {
   it('takes every namespaced resource that supports delete, with deletecollection and list', () => {

@@ -8,27 +8,10 @@ import {
   NamespaceDeletionError,
   namespacedResourcesDeleter,
 } from '../../../../src/controllers/namespace/namespaced-resources-deleter.ts';
-import type {
-  ApiClient,
-  ApiResourceList,
-  ResourceDescriptor,
-  ServerResources,
-} from '../../../../streams/api-client.ts';
+import type { ApiClient, ResourceDescriptor, ServerResources } from '../../../../streams/api-client.ts';
+import { ALL_VERBS, TEST_RESOURCES } from '../../../operators/controller/namespace/test-resources.ts';
 
-const ALL = ['get', 'list', 'delete', 'deletecollection', 'create', 'update'];
-const TEST_RESOURCES: ApiResourceList[] = [
-  {
-    groupVersion: 'v1',
-    resources: [
-      { name: 'pods', namespaced: true, kind: 'Pod', verbs: ALL },
-      { name: 'services', namespaced: true, kind: 'Service', verbs: ALL },
-    ],
-  },
-  {
-    groupVersion: 'apps/v1',
-    resources: [{ name: 'deployments', namespaced: true, kind: 'Deployment', verbs: ALL }],
-  },
-];
+const ALL = ALL_VERBS;
 const NOW = Date.parse('2026-01-01T00:00:10Z');
 const DELETED = '2026-01-01T00:00:00Z';
 
