@@ -93,6 +93,58 @@ describe('deployment controller on the embedded API server', { timeout: 30_000 }
     });
   });
 
+  it('leaves a ReplicaSet controlled by another owner alone, even when its labels match', async () => {
+    // owner-a selects tier=a: it keeps the set; the second Deployment's selector (app=shared) matches it too
+    const other = await firstValueFrom(
+      cluster.api.create<Deployment>(
+        DEPLOYMENTS,
+        deployment('owner-a', {
+          replicas: 0,
+          selector: { matchLabels: { tier: 'a' } },
+          template: {
+            metadata: { labels: { tier: 'a' } },
+            spec: { containers: [{ name: 'c', image: 'nginx' }] },
+          },
+        }),
+        ns,
+      ),
+    );
+    const foreign: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'shared-foreign',
+        namespace: 'default',
+        labels: { app: 'shared', tier: 'a' },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'owner-a',
+            uid: other.metadata.uid ?? '',
+            controller: true,
+          },
+        ],
+      },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'shared', tier: 'a' } },
+        template: {
+          metadata: { labels: { app: 'shared', tier: 'a' } },
+          spec: { containers: [{ name: 'c', image: 'x' }] },
+        },
+      },
+    };
+    await firstValueFrom(cluster.api.create(REPLICA_SETS, foreign, ns));
+    await firstValueFrom(cluster.api.create(DEPLOYMENTS, deployment('shared'), ns));
+    await waitFor(async () => expect((await getD('shared')).status?.replicas).toBe(2));
+    const rs = await firstValueFrom(cluster.api.get<ReplicaSet>(REPLICA_SETS, 'shared-foreign', ns));
+    expect(rs.metadata.ownerReferences?.map((r) => r.uid)).toEqual([other.metadata.uid]);
+    expect(rs.spec.replicas).toBe(0);
+    // its own set is the only one it counts
+    expect((await setsOf('shared')).filter((s) => s.metadata.name !== 'shared-foreign')).toHaveLength(1);
+  });
+
   it('bumps collisionCount when its ReplicaSet name is taken by another template', async () => {
     const d = deployment('clash');
     const taken = `clash-${podTemplateHash(d.spec.template, undefined)}`;

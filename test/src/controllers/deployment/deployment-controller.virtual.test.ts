@@ -147,6 +147,10 @@ function harness(initial: Deployment, world: { sets?: ReplicaSet[]; pods?: Pod[]
         });
       }
     },
+    /** The Deployment again under a new resourceVersion, as a resync or an unrelated metadata change brings it. */
+    touch() {
+      bumpD(d);
+    },
     setTemplate(image: string) {
       bumpD({
         ...d,
@@ -211,6 +215,12 @@ describe('deploymentController in virtual time', () => {
       reason: 'NewReplicaSetAvailable',
     });
     expect(h.deployment.status).toMatchObject({ replicas: 2, updatedReplicas: 2, availableReplicas: 2 });
+    // a settled Deployment synced again writes nothing
+    const [writes, syncs] = [h.statuses.length, h.syncs.length];
+    h.touch();
+    await h.run(2_000);
+    expect(h.syncs.length).toBeGreaterThan(syncs);
+    expect(h.statuses.length).toBe(writes);
   });
 
   it('rolls a new template one surge pod at a time with upstream Event messages', async () => {
