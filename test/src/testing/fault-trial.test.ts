@@ -1,6 +1,6 @@
 // Convergence trial tests: a clean trial converges at once and cleans up; mismatches and summaries are described exactly.
 import { describe, expect, it } from 'vitest';
-import { FAULT_PLANS } from '../../../src/testing/fault-plan.ts';
+import { FAULT_PLANS, isFirstRequest } from '../../../src/testing/fault-plan.ts';
 import {
   type ConvergenceTrialResult,
   describeMismatch,
@@ -111,6 +111,21 @@ describe('runConvergenceTrial', () => {
     expect(result.objects).toBeGreaterThan(40);
     expect(result.faults.stallForever).toBe(1);
     expect(result.listRequests).toBeGreaterThanOrEqual(1); // the hung watch-list fell back to a list
+  });
+
+  it('a first request whose response head never comes (heavy seed 11) is hedged: converged well inside the 25 s ceiling', async () => {
+    const result = await runConvergenceTrial({
+      upstream: cluster.server,
+      writer: cluster.api,
+      seed: 11,
+      plan: { hang: 1, applies: isFirstRequest },
+      informer: kubeRxTrialInformer(),
+      writeMs: 500,
+      deadlineMs: 8000,
+    });
+    expect(result).toMatchObject({ converged: true, violations: [] });
+    expect(result.faults.hang).toBe(1);
+    expect(result.watchRequests).toBeGreaterThanOrEqual(2); // the hung watch-list and its hedge
   });
 
   it('rejects bad timings naming the field', async () => {
