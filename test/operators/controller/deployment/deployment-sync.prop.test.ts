@@ -270,6 +270,11 @@ describe('planDeploymentSync (model-based)', () => {
           expect(w.d.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe(
             current[0]!.metadata.annotations?.['deployment.kubernetes.io/revision'],
           );
+          // settled: one more sync changes nothing
+          const idle = planDeploymentSync({ deployment: w.d, replicaSets: w.sets, now: w.clock + 1000 });
+          expect(idle.writes).toEqual([]);
+          expect(idle.status).toBeUndefined();
+          expect(idle.revision).toBeUndefined();
         },
       ),
       { numRuns: 300 },
