@@ -412,14 +412,14 @@ export function garbageCollectorController(
           case 'invalidReference':
             return {};
           case 'removeFinalizer':
-            logger.info({ item: identityText(id) }, 'remove DeleteDependents finalizer for item');
+            logger.debug({ item: identityText(id) }, 'remove DeleteDependents finalizer for item');
             await patchLatest(id, (m) => gcPatches.removeFinalizer(m, decision.finalizer));
             break;
           case 'attemptToDelete':
             for (const dep of decision.uids) attemptToDelete.add(dep);
             break;
           case 'removeOwnerReferences':
-            logger.info(
+            logger.debug(
               { item: identityText(id), owners: decision.uids },
               'remove dangling references and waiting references for item',
             );
@@ -427,7 +427,7 @@ export function garbageCollectorController(
             break;
           case 'delete': {
             if (decision.unblockFirst) await patchLatest(id, gcPatches.unblockOwnerReferences);
-            logger.info({ item: identityText(id), propagationPolicy: decision.policy }, 'Deleting item');
+            logger.debug({ item: identityText(id), propagationPolicy: decision.policy }, 'Deleting item');
             if ((await deleteObject(id, latest!, decision.policy)) === 'gone') {
               virtualDelete(id);
               return {};
