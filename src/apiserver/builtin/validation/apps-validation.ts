@@ -125,7 +125,7 @@ const statefulSet: KindValidator = (o, old) => {
         Object.fromEntries(
           Object.entries(s)
             .filter(([k]) => !STATEFUL_SET_MUTABLE.includes(k))
-            .sort(),
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
         ),
       );
     if (fixed(spec) !== fixed(shape.obj((old as Obj).spec)))

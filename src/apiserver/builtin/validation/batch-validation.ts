@@ -64,7 +64,7 @@ const job: KindValidator = (o, old) => {
 
 function timeZoneCauses(zone: unknown): StatusCause[] {
   if (zone === undefined || zone === null) return [];
-  const text = String(zone);
+  const text = shape.text(zone);
   const at = 'spec.timeZone';
   if (text === '') return [fieldError.invalid(at, text, 'timeZone must be nil or non-empty string')];
   for (const part of text.split('/'))
@@ -90,7 +90,7 @@ function scheduleCauses(spec: Obj, oldSpec: Obj | undefined): StatusCause[] {
   const out: StatusCause[] = [];
   const problem = cronScheduleProblem(schedule);
   if (problem) out.push(fieldError.invalid('spec.schedule', schedule, problem));
-  const allowTz = oldSpec !== undefined && String(oldSpec.schedule ?? '').includes('TZ');
+  const allowTz = oldSpec !== undefined && shape.text(oldSpec.schedule ?? '').includes('TZ');
   if (allowTz && schedule.includes('TZ') && spec.timeZone !== undefined && spec.timeZone !== null)
     out.push(
       fieldError.invalid(
@@ -131,7 +131,7 @@ const cronJob: KindValidator = (o, old) => {
     if (template.manualSelector === true)
       out.push(fieldError.notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
   }
-  const name = String(shape.obj(object.metadata).name ?? '');
+  const name = shape.text(shape.obj(object.metadata).name ?? '');
   if (!old && name.length > MAX_CRON_JOB_NAME)
     out.push(
       fieldError.invalid('metadata.name', name, `must be no more than ${MAX_CRON_JOB_NAME} characters`),

@@ -20,13 +20,13 @@ function configMapCauses(o: Obj): StatusCause[] {
     out.push(...keyCauses(key, 'data'));
     if (key in binary)
       out.push(fieldError.invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
-    size += Buffer.byteLength(String(value ?? ''), 'utf8');
+    size += Buffer.byteLength(shape.text(value ?? ''), 'utf8');
   }
   for (const [key, value] of Object.entries(binary)) {
     out.push(...keyCauses(key, 'binaryData'));
     if (key in data)
       out.push(fieldError.invalid(`binaryData[${key}]`, key, 'duplicate of key present in data'));
-    size += Buffer.from(String(value ?? ''), 'base64').length;
+    size += Buffer.from(shape.text(value ?? ''), 'base64').length;
   }
   if (size > MAX_SIZE) out.push(fieldError.tooLong('', MAX_SIZE));
   return out;
@@ -78,9 +78,9 @@ function secretCauses(o: Obj): StatusCause[] {
   const out: StatusCause[] = [];
   const values = new Map<string, Buffer>();
   for (const [key, value] of Object.entries(shape.obj(o.data)))
-    values.set(key, Buffer.from(String(value ?? ''), 'base64'));
+    values.set(key, Buffer.from(shape.text(value ?? ''), 'base64'));
   for (const [key, value] of Object.entries(shape.obj(o.stringData)))
-    values.set(key, Buffer.from(String(value ?? ''), 'utf8'));
+    values.set(key, Buffer.from(shape.text(value ?? ''), 'utf8'));
   let size = 0;
   for (const [key, value] of values) {
     out.push(...keyCauses(key, 'data'));

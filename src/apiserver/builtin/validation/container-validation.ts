@@ -175,7 +175,7 @@ export function validateContainers(
     out.push(...containerCauses(c, at, context));
     shape.list(c.ports).forEach((port, j) => {
       if (port.hostPort === undefined || port.hostPort === 0 || port.hostPort === null) return;
-      const key = `${String(port.protocol ?? 'TCP')}/${String(port.hostIP ?? '')}/${String(port.hostPort)}`;
+      const key = `${shape.text(port.protocol ?? 'TCP')}/${shape.text(port.hostIP ?? '')}/${shape.text(port.hostPort)}`;
       if (hostPorts.has(key)) out.push(fieldError.duplicate(`${at}.ports[${j}].hostPort`, key));
       else hostPorts.add(key);
     });

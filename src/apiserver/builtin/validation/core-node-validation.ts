@@ -25,7 +25,7 @@ function taintCauses(taints: Obj[]): StatusCause[] {
     const valueProblems = formatErrors.labelValue(value);
     if (valueProblems.length) out.push(fieldError.invalid(`${at}.value`, value, valueProblems.join(';')));
     if (shape.empty(taint.effect)) out.push(fieldError.required(`${at}.effect`));
-    const pair = `${key}\u0000${String(taint.effect ?? '')}`;
+    const pair = `${key}\u0000${shape.text(taint.effect ?? '')}`;
     if (seen.has(pair))
       out.push(fieldError.duplicate(at, taint, 'taints must be unique by key and effect pair'));
     seen.add(pair);

@@ -47,8 +47,8 @@ function portsCauses(spec: Obj, type: string): StatusCause[] {
   ports.forEach((port, i) => {
     const at = `spec.ports[${i}]`;
     out.push(...portCauses(port, at, ports.length > 1, names));
-    const protocol = String(port.protocol ?? 'TCP');
-    const key = `${protocol}/${String(port.port)}`;
+    const protocol = shape.text(port.protocol ?? 'TCP');
+    const key = `${protocol}/${shape.text(port.port)}`;
     if (seen.has(key)) out.push(fieldError.duplicate(at, { port: port.port, protocol }));
     seen.add(key);
     const nodePort = port.nodePort;
@@ -61,7 +61,7 @@ function portsCauses(spec: Obj, type: string): StatusCause[] {
           .portNumber(Number(nodePort))
           .map((m) => fieldError.invalid(`${at}.nodePort`, nodePort, m)),
       );
-      const nodeKey = `${protocol}/${String(nodePort)}`;
+      const nodeKey = `${protocol}/${shape.text(nodePort)}`;
       if (nodePorts.has(nodeKey)) out.push(fieldError.duplicate(`${at}.nodePort`, nodePort));
       nodePorts.add(nodeKey);
     }
@@ -90,7 +90,7 @@ function addressCauses(spec: Obj, type: string): StatusCause[] {
   if (clusterIPs.length > 0 && clusterIP !== '' && clusterIPs[0] !== clusterIP)
     out.push(fieldError.invalid('spec.clusterIPs', clusterIPs, 'first value must match `clusterIP`'));
   (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip, i) => {
-    if (!isIP(String(ip))) out.push(fieldError.invalid(`spec.externalIPs[${i}]`, ip, IP_EXAMPLE));
+    if (!isIP(shape.text(ip))) out.push(fieldError.invalid(`spec.externalIPs[${i}]`, ip, IP_EXAMPLE));
   });
   return out;
 }
@@ -132,7 +132,7 @@ export function validateService(service: KubeObject): StatusCause[] {
       fieldError.invalid(
         'spec.sessionAffinityConfig',
         spec.sessionAffinityConfig,
-        `must not be set when session affinity is ${String(spec.sessionAffinity ?? 'None')}`,
+        `must not be set when session affinity is ${shape.text(spec.sessionAffinity ?? 'None')}`,
       ),
     );
   if (

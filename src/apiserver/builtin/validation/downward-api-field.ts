@@ -58,7 +58,7 @@ function fieldRefCauses(ref: unknown, path: string, target: 'env' | 'volume'): S
   const fieldPath = shape.str(r.fieldPath) ?? '';
   if (fieldPath === '') return [fieldError.required(`${path}.fieldPath`)];
   const sub = SUBSCRIPTED.exec(fieldPath);
-  const converted = apiVersion !== 'v1' ? `unsupported pod version: ${String(apiVersion)}` : undefined;
+  const converted = apiVersion !== 'v1' ? `unsupported pod version: ${shape.text(apiVersion)}` : undefined;
   if (
     converted ||
     (!sub && !CONVERTIBLE.has(fieldPath)) ||

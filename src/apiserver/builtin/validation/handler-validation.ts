@@ -18,7 +18,7 @@ const ACTIONS: readonly (readonly [string, Action])[] = [
       if (a.scheme !== undefined && a.scheme !== 'HTTP' && a.scheme !== 'HTTPS')
         out.push(fieldError.notSupported(`${path}.scheme`, a.scheme, ['HTTP', 'HTTPS']));
       for (const header of shape.list(a.httpHeaders)) {
-        const name = String(header.name ?? '');
+        const name = shape.text(header.name ?? '');
         if (!HTTP_HEADER_NAME.test(name))
           out.push(
             fieldError.invalid(

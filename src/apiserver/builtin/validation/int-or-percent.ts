@@ -2,6 +2,7 @@
 import type { StatusCause } from '../../api-status.ts';
 import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
+import { shape } from './json-shape.ts';
 
 /** `intstr.IntOrString{...}` as Go's %#v prints it, which upstream's messages show for these fields. */
 function printed(value: unknown): string {
@@ -16,7 +17,7 @@ export const intOrPercent = {
   /** getIntOrPercentValue: the percent's number, or the integer (a string that is neither reads as 0). */
   value(value: unknown): number {
     if (typeof value === 'number') return value;
-    const text = String(value ?? '');
+    const text = shape.text(value ?? '');
     const percent = /^(\d+)%$/.exec(text);
     if (percent) return Number(percent[1]);
     return /^[+-]?\d+$/.test(text) ? Number(text) : 0;

@@ -29,7 +29,7 @@ function exitCodesCauses(rule: Obj, path: string, containers: ReadonlySet<string
   else if (!OPERATORS.includes(operator))
     out.push(fieldError.notSupported(`${path}.operator`, operator, OPERATORS));
   const container = rule.containerName;
-  if (container !== undefined && container !== null && !containers.has(String(container)))
+  if (container !== undefined && container !== null && !containers.has(shape.text(container)))
     out.push(
       fieldError.invalid(
         `${path}.containerName`,
@@ -62,7 +62,7 @@ function podFailurePolicyCauses(spec: Obj, path: string): StatusCause[] {
   const podSpec = shape.obj(shape.obj(spec.template).spec);
   const containers = new Set(
     [...shape.list(podSpec.containers), ...shape.list(podSpec.initContainers)].map((c) =>
-      String(c.name ?? ''),
+      shape.text(c.name ?? ''),
     ),
   );
   rules.forEach((rule, i) => {
@@ -268,7 +268,7 @@ export function validateJobSpec(spec: Obj, path: string, names: boolean): Status
     if (has('podFailurePolicy')) {
       if (policy !== 'Failed')
         out.push(fieldError.notSupported(`${path}.podReplacementPolicy`, policy, ['Failed']));
-    } else if (!REPLACEMENT.includes(String(policy)))
+    } else if (!REPLACEMENT.includes(shape.text(policy)))
       out.push(fieldError.notSupported(`${path}.podReplacementPolicy`, policy, REPLACEMENT));
   }
   if (has('template') || names) {

@@ -17,6 +17,15 @@ export const shape = {
   str: (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined),
   /** The value when it is a number. */
   num: (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined),
+  /** The value as text, never throwing: strings as they are, absent as '', other values as JSON. */
+  text: (value: unknown): string =>
+    typeof value === 'string'
+      ? value
+      : value === undefined || value === null
+        ? ''
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value),
   /** True when the value is absent, null, '' or an empty list. */
   empty: (value: unknown): boolean =>
     value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0),

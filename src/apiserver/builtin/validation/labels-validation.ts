@@ -14,7 +14,7 @@ export function validateLabels(labels: unknown, path: string): StatusCause[] {
   const out: StatusCause[] = [];
   for (const [key, value] of Object.entries(shape.obj(labels))) {
     out.push(...formatErrors.qualifiedName(key).map((m) => fieldError.invalid(path, key, m)));
-    const text = typeof value === 'string' ? value : String(value);
+    const text = typeof value === 'string' ? value : shape.text(value);
     out.push(...formatErrors.labelValue(text).map((m) => fieldError.invalid(path, value, m)));
   }
   return out;

@@ -35,8 +35,8 @@ export function validatePodSpec(spec: unknown, path: string, options: PodSpecOpt
   const s = shape.obj(spec);
   const out: StatusCause[] = [];
   out.push(...validateVolumes(s.volumes, `${path}.volumes`));
-  const volumes = new Set(shape.list(s.volumes).map((v) => String(v.name ?? '')));
-  const containerNames = new Set(shape.list(s.containers).map((c) => String(c.name ?? '')));
+  const volumes = new Set(shape.list(s.volumes).map((v) => shape.text(v.name ?? '')));
+  const containerNames = new Set(shape.list(s.containers).map((c) => shape.text(c.name ?? '')));
   const common = {
     volumes,
     gracePeriod: shape.num(s.terminationGracePeriodSeconds) ?? 30,

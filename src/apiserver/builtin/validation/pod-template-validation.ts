@@ -53,6 +53,6 @@ export function validatePodTemplate(
   if (!allowed) return out;
   if (!allowed.includes('Always') && (policy === 'Always' || policy === ''))
     out.push(fieldError.required(at, `valid values: ${allowed.map((p) => JSON.stringify(p)).join(', ')}`));
-  else if (!allowed.includes(String(policy))) out.push(fieldError.notSupported(at, policy, allowed));
+  else if (!allowed.includes(shape.text(policy))) out.push(fieldError.notSupported(at, policy, allowed));
   return out;
 }

@@ -60,7 +60,7 @@ function spreadCauses(constraints: Obj[], path: string): StatusCause[] {
       );
     if (constraints.slice(i + 1).some((o) => o.topologyKey === c.topologyKey && o.whenUnsatisfiable === when))
       out.push(
-        fieldError.duplicate(`${at}.{topologyKey, whenUnsatisfiable}`, `{${key}, ${String(when ?? '')}}`),
+        fieldError.duplicate(`${at}.{topologyKey, whenUnsatisfiable}`, `{${key}, ${shape.text(when ?? '')}}`),
       );
     const minDomains = shape.num(c.minDomains);
     if (minDomains !== undefined) {
@@ -70,7 +70,7 @@ function spreadCauses(constraints: Obj[], path: string): StatusCause[] {
           fieldError.invalid(
             `${at}.minDomains`,
             minDomains,
-            `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${String(when ?? '')}`,
+            `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${shape.text(when ?? '')}`,
           ),
         );
     }

@@ -21,7 +21,7 @@ function seccompCauses(profile: unknown, path: string): StatusCause[] {
   if (p.type === 'Localhost')
     return local === undefined || local === null
       ? [fieldError.required(`${path}.localhostProfile`, 'must be set when seccomp type is Localhost')]
-      : filePathCauses.descending(String(local), `${path}.localhostProfile`);
+      : filePathCauses.descending(shape.text(local), `${path}.localhostProfile`);
   if (p.type === 'RuntimeDefault' || p.type === 'Unconfined')
     return local === undefined || local === null
       ? []

@@ -162,7 +162,7 @@ const SOURCE_RULES: Readonly<Record<string, (source: Obj, path: string) => Statu
     const p = shape.str(s.path) ?? '';
     if (p === '') return [fieldError.required(`${path}.path`)];
     const out = filePathCauses.noBacksteps(p, `${path}.path`);
-    if (s.type !== undefined && s.type !== null && !HOST_PATH_TYPES.includes(String(s.type)))
+    if (s.type !== undefined && s.type !== null && !HOST_PATH_TYPES.includes(shape.text(s.type)))
       out.push(fieldError.notSupported(`${path}.type`, s.type, HOST_PATH_TYPES));
     return out;
   },
