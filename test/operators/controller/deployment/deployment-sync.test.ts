@@ -97,6 +97,28 @@ describe('planDeploymentSync', () => {
     ]);
   });
 
+  it('notes an existing new set with FoundNewReplicaSet when there is no Progressing condition yet', () => {
+    const d = newDeployment(2, { progressDeadlineSeconds: 600 });
+    const cur = ownedSet(d, 'foo-cur', 2, 0, '1');
+    cur.metadata.annotations!['deployment.kubernetes.io/max-replicas'] = '2';
+    // counts already recorded: nothing progressed since
+    d.status = {
+      observedGeneration: 1,
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 0,
+      availableReplicas: 0,
+    };
+    const plan = planDeploymentSync({ deployment: d, replicaSets: [cur], now: NOW });
+    expect(plan.writes).toEqual([]);
+    expect(plan.revision).toBe('1');
+    expect(plan.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'FoundNewReplicaSet',
+      message: 'Found new replica set "foo-cur"',
+    });
+  });
+
   it('hashes with the collision count into another name', () => {
     const d = newDeployment(1);
     d.status = collisionStatus(d);
