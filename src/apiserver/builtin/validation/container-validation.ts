@@ -169,6 +169,8 @@ export function validateContainers(
       }
       if (typeof c.image !== 'string' || c.image.trim() === '') out.push(fieldError.required(`${at}.image`));
     }
+    if (typeof c.image === 'string' && c.image.trim() !== '' && c.image.trim() !== c.image)
+      out.push(fieldError.invalid(`${at}.image`, c.image, 'must not have leading or trailing whitespace'));
     if (name !== '' && context.otherNames.has(name) && !seen.has(name))
       out.push(fieldError.duplicate(`${at}.name`, name));
     seen.add(name);

@@ -135,6 +135,16 @@ export function validateService(service: KubeObject): StatusCause[] {
         `must not be set when session affinity is ${shape.text(spec.sessionAffinity ?? 'None')}`,
       ),
     );
+  for (const field of ['allocateLoadBalancerNodePorts', 'loadBalancerClass'])
+    if (type !== 'LoadBalancer' && spec[field] !== undefined && spec[field] !== null)
+      out.push(fieldError.forbidden(`spec.${field}`, "may only be used when `type` is 'LoadBalancer'"));
+  const lbClass = shape.str(spec.loadBalancerClass);
+  if (type === 'LoadBalancer' && lbClass !== undefined)
+    out.push(
+      ...formatErrors
+        .qualifiedName(lbClass)
+        .map((m) => fieldError.invalid('spec.loadBalancerClass', lbClass, m)),
+    );
   if (
     (type === 'ClusterIP' || type === 'ExternalName') &&
     shape.empty(spec.externalIPs) &&

@@ -10,7 +10,7 @@ import { validatePodTemplate } from './pod-template-validation.ts';
 
 /** The core/v1 rules, by resource id. */
 export const CORE_VALIDATORS: Readonly<Record<string, KindValidator>> = {
-  pods: (o) => validatePod(o),
+  pods: (o, old) => validatePod(o, old),
   services: (o) => validateService(o),
   configmaps: validateConfigData('ConfigMap'),
   secrets: validateConfigData('Secret'),

@@ -89,6 +89,19 @@ export function validatePodSpec(spec: unknown, path: string, options: PodSpecOpt
     );
   out.push(...validateSchedulingConstraints(s, path));
   out.push(...validateSecurityContext('pod', s.securityContext, `${path}.securityContext`, s));
+  const gates = shape.list(s.schedulingGates);
+  gates.forEach((gate, i) => {
+    const name = shape.str(gate.name) ?? '';
+    out.push(
+      ...formatErrors
+        .qualifiedName(name)
+        .map((m) => fieldError.invalid(`${path}.schedulingGates[${i}].name`, name, m)),
+    );
+  });
+  if (gates.length > 0 && !shape.empty(s.nodeName))
+    out.push(
+      fieldError.forbidden(`${path}.nodeName`, 'cannot be set until all schedulingGates have been cleared'),
+    );
   shape.list(s.readinessGates).forEach((gate, i) => {
     const type = shape.str(gate.conditionType) ?? '';
     out.push(

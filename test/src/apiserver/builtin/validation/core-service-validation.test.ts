@@ -129,6 +129,24 @@ describe('validateService', () => {
       ],
     ],
     [
+      'a load balancer class',
+      { type: 'LoadBalancer', ports: [port], loadBalancerClass: 'example.com/lb' },
+      [],
+    ],
+    [
+      'load-balancer fields on a NodePort service',
+      {
+        type: 'NodePort',
+        ports: [port],
+        allocateLoadBalancerNodePorts: false,
+        loadBalancerClass: 'example.com/lb',
+      },
+      [
+        "spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'",
+        "spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'",
+      ],
+    ],
+    [
       'an external traffic policy on a ClusterIP service',
       { ports: [port], externalTrafficPolicy: 'Local' },
       [

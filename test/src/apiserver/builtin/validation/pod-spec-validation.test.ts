@@ -272,6 +272,11 @@ describe('validatePodSpec: probes and lifecycle hooks', () => {
       [`${c0}.livenessProbe: Required value: must specify a handler type`],
     ],
     [
+      'an image with a trailing space',
+      { image: 'nginx ' },
+      [`${c0}.image: Invalid value: "nginx ": must not have leading or trailing whitespace`],
+    ],
+    [
       'a container restartPolicy',
       { restartPolicy: 'Always' },
       [`${c0}.restartPolicy: Forbidden: may not be set for non-init containers`],
@@ -378,6 +383,12 @@ describe('validatePodSpec: pod-level fields', () => {
       ['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None'],
     ],
     ['a toleration of everything', { tolerations: [{ operator: 'Exists' }] }, []],
+    ['a scheduling gate', { schedulingGates: [{ name: 'example.com/quota' }] }, []],
+    [
+      'a gated pod already bound',
+      { schedulingGates: [{ name: 'wait' }], nodeName: 'n1' },
+      ['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared'],
+    ],
     [
       'a toleration with an empty key and Equal',
       { tolerations: [{ operator: 'Equal', value: 'x' }] },
