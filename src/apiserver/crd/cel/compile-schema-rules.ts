@@ -6,6 +6,9 @@ import { isJsonObject, type JSONSchemaProps } from '../json-schema-props.ts';
 import { celBaseEnvironment } from './cel-base-environment.ts';
 import { celCompileError } from './cel-compile-error.ts';
 import { declareSchemaType } from './declare-schema-type.ts';
+import { re2Pattern } from './re2-pattern.ts';
+import { RE2_MATCHES } from './regex-library.ts';
+import { rewriteRuleSource } from './rewrite-rule-source.ts';
 import { ruleFieldPath } from './rule-field-path.ts';
 import { VALIDATION_RULE_REASONS, type ValidationRule } from './validation-rule.ts';
 
@@ -101,7 +104,7 @@ function undeclaredHasField(env: Environment, source: string): unknown {
   return undefined;
 }
 
-const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
+const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll', RE2_MATCHES]);
 
 /** The first constant pattern given to matches/find/findAll that does not compile, as cel-go finds it when it plans the program. */
 function badConstantRegex(node: unknown): string | undefined {
@@ -123,7 +126,7 @@ function badConstantRegex(node: unknown): string | undefined {
     const pattern = params?.[n.op === 'rcall' ? 0 : 1];
     if (pattern?.op === 'value' && typeof pattern.args === 'string') {
       try {
-        new RegExp(pattern.args, 'u');
+        re2Pattern(pattern.args);
       } catch (err) {
         return `program instantiation failed: error parsing regexp: ${(err as Error).message}`;
       }
@@ -231,17 +234,18 @@ class Compiler {
       return undefined;
     }
     const env = this.checkEnv(typeNode, out.optionalOldSelf);
-    const checked = env.check(source);
+    const program = rewriteRuleSource(env, source);
+    const checked = env.check(program);
     const hasError = checked.valid ? undeclaredHasField(env, source) : undefined;
     if (!checked.valid) out.error = `compilation failed: ${celCompileError(checked.error, source)}`;
     else if (hasError) out.error = `compilation failed: ${celCompileError(hasError, source)}`;
     else if (checked.type !== 'bool') out.error = 'cel expression must evaluate to a bool';
-    else out.error = badConstantRegex(env.parse(source).ast);
+    else out.error = badConstantRegex(env.parse(program).ast);
     if (out.error) {
       this.problems.push(fieldError.invalid(`${at}.rule`, shownRule(r), out.error));
       return out;
     }
-    out.program = evaluationEnvironment(out.optionalOldSelf).parse(source);
+    out.program = evaluationEnvironment(out.optionalOldSelf).parse(program);
     out.usesOldSelf = usesOldSelf(out.program.ast);
     if (out.usesOldSelf && uncorrelatable)
       this.problems.push(
@@ -276,14 +280,15 @@ class Compiler {
       );
       return;
     }
-    const checked = env.check(text);
+    const program = rewriteRuleSource(env, text);
+    const checked = env.check(program);
     const problem = !checked.valid
       ? `messageExpression compilation failed: ${celCompileError(checked.error, text)}`
       : checked.type !== 'string'
         ? 'messageExpression must evaluate to a string'
         : undefined;
     if (problem) this.problems.push(fieldError.invalid(`${at}.messageExpression`, shownRule(r), problem));
-    else out.messageProgram = evaluationEnvironment(out.optionalOldSelf).parse(text);
+    else out.messageProgram = evaluationEnvironment(out.optionalOldSelf).parse(program);
   }
 }
 

@@ -60,7 +60,7 @@ describe('compileSchemaRules', () => {
     [
       'a constant pattern that is not a regular expression',
       { rule: "self.s.matches(')')" },
-      `FieldValueInvalid ${at}.rule: Invalid value: {"rule":"self.s.matches(')')"}: program instantiation failed: error parsing regexp: Invalid regular expression: /)/u: Unmatched ')'`,
+      `FieldValueInvalid ${at}.rule: Invalid value: {"rule":"self.s.matches(')')"}: program instantiation failed: error parsing regexp: Invalid regular expression: /)/: Unmatched ')'`,
     ],
     ['an empty rule', { rule: ' ' }, `FieldValueRequired ${at}.rule: Required value: rule is not specified`],
     [

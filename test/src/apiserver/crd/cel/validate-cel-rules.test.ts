@@ -314,6 +314,8 @@ const CASES: [string, ReturnType<typeof schemas>, unknown, string[], Record<stri
       ],
     },
     [
+      'has(self.listMap[0].v)',
+      '!has(self.listMap[1].v2)',
       "self.listMap.all(m, m.k.startsWith('a'))",
       "self.listMap.all(m, !has(m.v2) || m.v2 == 'z')",
       "self.listMap.exists(m, m.k.endsWith('1'))",
