@@ -404,16 +404,22 @@ export class Registry {
       .replace('.000Z', 'Z');
   }
 
-  /** Creates the system namespaces when they are missing. */
+  /**
+   * Creates the system namespaces when they are missing, and their `default` ServiceAccounts (with
+   * builtinNamespaceControllers, every namespace's); a namespace being deleted gets nothing new.
+   */
   bootstrap(): void {
     const ns = this.def('namespaces');
     for (const name of SYSTEM_NAMESPACES) {
       if (!this.store.get('namespaces', name)) this.create(ns, undefined, { metadata: { name } });
     }
     for (const b of bootstrapObjects()) this.admissionStore.createAsServer(b.resource, b.namespace, b.object);
-    if (this.admissionStore.serves('serviceaccounts'))
-      for (const key of this.store.current('namespaces').keys())
+    if (!this.admissionStore.serves('serviceaccounts')) return;
+    for (const [key, stored] of this.store.current('namespaces')) {
+      if (stored.object.metadata?.deletionTimestamp) continue;
+      if (this.builtinNamespaceControllers || (SYSTEM_NAMESPACES as readonly string[]).includes(key))
         ensureDefaultServiceAccount(this.admissionStore, key);
+    }
   }
 
   /** Reads one object. @throws 404 */

@@ -99,3 +99,21 @@ describe('namespace deletion with builtinNamespaceControllers', () => {
     expect(() => get('namespaces', undefined, 'doomed')).toThrow('not found');
   });
 });
+
+describe('a restart while a namespace terminates', () => {
+  it.each([false, true])(
+    'bootstrap (builtinNamespaceControllers %s) gives a terminating namespace nothing new and does not fail',
+    (builtinNamespaceControllers) => {
+      const { registry, def, create, get, remove } = registryFixture(undefined, {
+        builtinNamespaceControllers,
+      });
+      create('namespaces', undefined, { metadata: { name: 'going' } });
+      create('configmaps', 'going', { metadata: { name: 'held', finalizers: ['x.io/y'] } });
+      if (builtinNamespaceControllers) remove('serviceaccounts', 'going', 'default');
+      registry.delete(def('namespaces'), undefined, 'going', {});
+      expect(() => registry.bootstrap()).not.toThrow();
+      expect(() => get('serviceaccounts', 'going', 'default')).toThrow('not found');
+      expect(get('namespaces', undefined, 'going').metadata?.deletionTimestamp).toBeDefined();
+    },
+  );
+});
