@@ -46,7 +46,8 @@ const SUBJECTS: Record<string, { label: string; make: () => TrialInformerFactory
       }),
   },
   'kube-rx-fixed': {
-    label: 'kube-rx with fixed windows (25 s inactivity, 60 s list), as before issue 19; not run by default',
+    label:
+      'kube-rx with fixed windows (25 s inactivity, 60 s list, no head hedge), as before issue 19; not run by default',
     make: () => kubeRxTrialInformer({ stallFloorMs: 25_000 }),
   },
   'client-node': {
