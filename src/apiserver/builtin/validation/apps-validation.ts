@@ -21,7 +21,7 @@ function workloadCauses(o: Obj, owner: string, emptySelectorKind: string): Statu
 }
 
 function deploymentStrategyCauses(strategy: Obj, path: string): StatusCause[] {
-  const type = strategy.type ?? 'RollingUpdate';
+  const type = shape.defaulted(strategy.type, 'RollingUpdate');
   const rolling = strategy.rollingUpdate;
   if (type === 'Recreate')
     return rolling === undefined || rolling === null
@@ -84,11 +84,11 @@ const STATEFUL_SET_MUTABLE = [
 const statefulSet: KindValidator = (o, old) => {
   const spec = shape.obj((o as Obj).spec);
   const out = workloadCauses(o as Obj, 'StatefulSet', 'statefulset');
-  const policy = spec.podManagementPolicy;
-  if (policy !== undefined && policy !== 'OrderedReady' && policy !== 'Parallel')
+  const policy = shape.defaulted(spec.podManagementPolicy, 'OrderedReady');
+  if (policy !== 'OrderedReady' && policy !== 'Parallel')
     out.push(fieldError.invalid('spec.podManagementPolicy', policy, "must be 'OrderedReady' or 'Parallel'"));
   const strategy = shape.obj(spec.updateStrategy);
-  const type = strategy.type ?? 'RollingUpdate';
+  const type = shape.defaulted(strategy.type, 'RollingUpdate');
   if (type === 'OnDelete') {
     if (strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null)
       out.push(
@@ -142,7 +142,7 @@ const statefulSet: KindValidator = (o, old) => {
 function daemonSetStrategyCauses(strategy: unknown): StatusCause[] {
   if (strategy === undefined || strategy === null) return [];
   const s = shape.obj(strategy);
-  const type = s.type ?? 'RollingUpdate';
+  const type = shape.defaulted(s.type, 'RollingUpdate');
   if (type === 'OnDelete') return [];
   if (type !== 'RollingUpdate')
     return [fieldError.notSupported('spec.updateStrategy', strategy, ['RollingUpdate', 'OnDelete'])];

@@ -106,7 +106,7 @@ function addressCauses(spec: Obj, type: string): StatusCause[] {
  */
 export function validateService(service: KubeObject): StatusCause[] {
   const spec = shape.obj((service as Obj).spec);
-  const type = shape.str(spec.type) ?? 'ClusterIP';
+  const type = shape.text(shape.defaulted(spec.type, 'ClusterIP'));
   const out: StatusCause[] = [];
   const headless = spec.clusterIP === 'None';
   if (shape.list(spec.ports).length === 0 && !headless && type !== 'ExternalName')
@@ -124,16 +124,12 @@ export function validateService(service: KubeObject): StatusCause[] {
       ),
     );
   if (
-    spec.sessionAffinity !== 'ClientIP' &&
+    shape.defaulted(spec.sessionAffinity, 'None') === 'None' &&
     spec.sessionAffinityConfig !== undefined &&
     spec.sessionAffinityConfig !== null
   )
     out.push(
-      fieldError.invalid(
-        'spec.sessionAffinityConfig',
-        spec.sessionAffinityConfig,
-        `must not be set when session affinity is ${shape.text(spec.sessionAffinity ?? 'None')}`,
-      ),
+      fieldError.forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'),
     );
   for (const field of ['allocateLoadBalancerNodePorts', 'loadBalancerClass'])
     if (type !== 'LoadBalancer' && spec[field] !== undefined && spec[field] !== null)

@@ -53,8 +53,7 @@ const SUBSCRIPTED = /^(.+)\['(.*)'\]$/;
 
 function fieldRefCauses(ref: unknown, path: string, target: 'env' | 'volume'): StatusCause[] {
   const r = shape.obj(ref);
-  const apiVersion = r.apiVersion ?? 'v1';
-  if (apiVersion === '') return [fieldError.required(`${path}.apiVersion`)];
+  const apiVersion = shape.defaulted(r.apiVersion, 'v1');
   const fieldPath = shape.str(r.fieldPath) ?? '';
   if (fieldPath === '') return [fieldError.required(`${path}.fieldPath`)];
   const sub = SUBSCRIPTED.exec(fieldPath);

@@ -15,7 +15,8 @@ const ACTIONS: readonly (readonly [string, Action])[] = [
     'httpGet',
     (a, path) => {
       const out = validatePortNumOrName(a.port, `${path}.port`);
-      if (a.scheme !== undefined && a.scheme !== 'HTTP' && a.scheme !== 'HTTPS')
+      const scheme = shape.defaulted(a.scheme, 'HTTP');
+      if (scheme !== 'HTTP' && scheme !== 'HTTPS')
         out.push(fieldError.notSupported(`${path}.scheme`, a.scheme, ['HTTP', 'HTTPS']));
       for (const header of shape.list(a.httpHeaders)) {
         const name = shape.text(header.name ?? '');

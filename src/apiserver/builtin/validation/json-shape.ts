@@ -26,6 +26,12 @@ export const shape = {
         : typeof value === 'object'
           ? JSON.stringify(value)
           : String(value),
+  /**
+   * The value, or the default upstream's defaulting gives a field left at its zero value: absent, null
+   * and '' (and 0 where `zero` says so) read as `fallback`.
+   */
+  defaulted: <T>(value: unknown, fallback: T, zero = false): unknown =>
+    value === undefined || value === null || value === '' || (zero && value === 0) ? fallback : value,
   /** True when the value is absent, null, '' or an empty list. */
   empty: (value: unknown): boolean =>
     value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0),

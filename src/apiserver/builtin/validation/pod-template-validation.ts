@@ -40,7 +40,7 @@ export function validatePodTemplate(
     ...validateLabels(shape.obj(t.metadata).labels, `${path}.metadata.labels`),
     ...validatePodSpec(spec, `${path}.spec`, options),
   ];
-  const policy = spec.restartPolicy ?? 'Always';
+  const policy = shape.defaulted(spec.restartPolicy, 'Always');
   const at = `${path}.spec.restartPolicy`;
   const allowed = options.restartPolicies;
   if (options.owner && spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null)

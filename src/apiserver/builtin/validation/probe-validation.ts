@@ -39,7 +39,7 @@ export function validateProbe(
     );
   else if (grace !== undefined && grace <= 0)
     out.push(fieldError.invalid(`${path}.terminationGracePeriodSeconds`, grace, 'must be greater than 0'));
-  if (kind !== 'readinessProbe' && p.successThreshold !== undefined && p.successThreshold !== 1)
+  if (kind !== 'readinessProbe' && shape.defaulted(p.successThreshold, 1, true) !== 1)
     out.push(fieldError.invalid(`${path}.successThreshold`, p.successThreshold, 'must be 1'));
   return out;
 }
