@@ -5,8 +5,16 @@ import type { Logger } from '../../../operators/logger.ts';
 import type { KubeObject } from '../../../operators/types.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
 
+/**
+ * A resource the collector watches, at its preferred version, with the other versions the server also
+ * serves it at (owner references may name any of them; they are read through the preferred one).
+ */
+export interface DiscoveredResource extends ResourceDescriptor {
+  readonly otherVersions?: readonly string[];
+}
+
 /** Discovery for the collector: every resource it should watch, asked again every resync period. */
-export type ResourceDiscovery = () => Observable<readonly ResourceDescriptor[]>;
+export type ResourceDiscovery = () => Observable<readonly DiscoveredResource[]>;
 
 const r = (
   group: string,
@@ -14,7 +22,7 @@ const r = (
   plural: string,
   kind: string,
   namespaced = true,
-): ResourceDescriptor => ({
+): DiscoveredResource => ({
   group,
   version,
   plural,
@@ -26,7 +34,7 @@ const r = (
  * The built-in resources of a recent kube-apiserver that support list, watch and delete, at their
  * preferred versions; Events (core and events.k8s.io) are left out as upstream's collector ignores them.
  */
-export const BUILT_IN_DELETABLE_RESOURCES: readonly ResourceDescriptor[] = [
+export const BUILT_IN_DELETABLE_RESOURCES: readonly DiscoveredResource[] = [
   r('', 'v1', 'pods', 'Pod'),
   r('', 'v1', 'configmaps', 'ConfigMap'),
   r('', 'v1', 'secrets', 'Secret'),
@@ -48,7 +56,7 @@ export const BUILT_IN_DELETABLE_RESOURCES: readonly ResourceDescriptor[] = [
   r('apps', 'v1', 'controllerrevisions', 'ControllerRevision'),
   r('batch', 'v1', 'jobs', 'Job'),
   r('batch', 'v1', 'cronjobs', 'CronJob'),
-  r('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'),
+  { ...r('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler'), otherVersions: ['v1'] },
   r('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
   r('networking.k8s.io', 'v1', 'ingresses', 'Ingress'),
   r('networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false),
@@ -124,15 +132,20 @@ export function preferredVersion(versions: readonly string[]): string | undefine
  * The resource of each established CustomResourceDefinition, at its preferred served version.
  * @param crds the definitions
  */
-export function crdResources(crds: readonly KubeObject[]): ResourceDescriptor[] {
-  const out: ResourceDescriptor[] = [];
+export function crdResources(crds: readonly KubeObject[]): DiscoveredResource[] {
+  const out: DiscoveredResource[] = [];
   for (const crd of crds as Crd[]) {
     const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     const { group, names, scope, versions } = crd.spec ?? {};
     if (!established || !group || !names?.plural || !names.kind) continue;
-    const version = preferredVersion((versions ?? []).filter((v) => v.served !== false).map((v) => v.name));
+    const served = (versions ?? []).filter((v) => v.served !== false).map((v) => v.name);
+    const version = preferredVersion(served);
     if (!version) continue;
-    out.push(r(group, version, names.plural, names.kind, scope !== 'Cluster'));
+    const otherVersions = served.filter((v) => v !== version);
+    out.push({
+      ...r(group, version, names.plural, names.kind, scope !== 'Cluster'),
+      ...(otherVersions.length ? { otherVersions } : {}),
+    });
   }
   return out;
 }
@@ -154,7 +167,7 @@ const isNotServed = (e: unknown) => e instanceof ApiError && (e.statusCode === 4
  */
 export function deletableResources(client: ApiClient, logger: Logger): ResourceDiscovery {
   const served = new Map<string, boolean>();
-  let custom: ResourceDescriptor[] = [];
+  let custom: DiscoveredResource[] = [];
   const keyOf = (d: ResourceDescriptor) => `${d.plural}.${d.group}/${d.version}`;
   const probe = async (d: ResourceDescriptor): Promise<boolean> => {
     const known = served.get(keyOf(d));
@@ -189,7 +202,7 @@ export function deletableResources(client: ApiClient, logger: Logger): ResourceD
     }).pipe(
       catchError((e: unknown) => {
         logger.info({ err: String(e) }, 'failed to discover preferred resources');
-        return from([[] as ResourceDescriptor[]]);
+        return from([[] as DiscoveredResource[]]);
       }),
     );
 }

@@ -52,7 +52,11 @@ import { type ApiClient, listerWatcher, type ResourceDescriptor } from '../../..
 import { metadataInformer, type PartialObjectMetadata } from '../../informers/metadata-informer.ts';
 import type { HandlerRegistration } from '../../informers/shared-informer.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
-import { deletableResources, type ResourceDiscovery } from './deletable-resources.ts';
+import {
+  type DiscoveredResource,
+  deletableResources,
+  type ResourceDiscovery,
+} from './deletable-resources.ts';
 
 /** Settings of {@link garbageCollectorController}; only `client` is required. */
 export interface GarbageCollectorConfig {
@@ -86,7 +90,6 @@ const isEvent = (d: ResourceDescriptor) =>
 const status = (e: unknown) => (e instanceof ApiError ? e.statusCode : 0);
 const apiVersionOf = (d: ResourceDescriptor) => (d.group ? `${d.group}/${d.version}` : d.version);
 const resourceKey = (d: ResourceDescriptor) => `${d.plural}.${d.group}/${d.version}`;
-const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
 const ABSENT_OWNER_CACHE_SIZE = 500;
 const CONFLICT_RETRIES = 5;
 
@@ -177,12 +180,13 @@ export function garbageCollectorController(
     };
     const change = (event: GraphEvent) => apply(graph.process(event));
 
-    /** The watched resource of an apiVersion and kind (another version of the same group and kind will do). */
+    /**
+     * The watched resource of an apiVersion and kind, at any version the server serves it at; another version
+     * is not guessed: a reference to a version no longer served is left alone, as upstream's REST mapper does.
+     */
     const resourceFor = (apiVersion: string, kind: string): ResourceDescriptor => {
-      const exact = mapping.get(`${apiVersion}\u0000${kind}`);
-      if (exact) return exact;
-      const group = groupOf(apiVersion);
-      for (const d of mapping.values()) if (d.group === group && d.kind === kind) return d;
+      const found = mapping.get(`${apiVersion}\u0000${kind}`);
+      if (found) return found;
       throw new RestMappingError(apiVersion, kind);
     };
 
@@ -235,7 +239,7 @@ export function garbageCollectorController(
     };
 
     /** Starts informers of new resources and stops those of resources no longer served. */
-    const resyncMonitors = (found: readonly ResourceDescriptor[]): HandlerRegistration[] => {
+    const resyncMonitors = (found: readonly DiscoveredResource[]): HandlerRegistration[] => {
       const wanted = new Map(found.filter((d) => !ignored(d)).map((d) => [resourceKey(d), d]));
       const before = [...monitors.keys()].sort().join(',');
       for (const [key, reg] of monitors)
@@ -246,6 +250,8 @@ export function garbageCollectorController(
       mapping.clear();
       for (const [key, d] of wanted) {
         mapping.set(`${apiVersionOf(d)}\u0000${d.kind}`, d);
+        for (const v of d.otherVersions ?? [])
+          mapping.set(`${d.group ? `${d.group}/${v}` : v}\u0000${d.kind}`, d);
         if (!monitors.has(key)) monitors.set(key, monitor(d));
       }
       const after = [...monitors.keys()].sort().join(',');
@@ -474,7 +480,7 @@ export function garbageCollectorController(
         discovery().pipe(
           catchError((e: unknown) => {
             logger.info({ err: String(e) }, 'failed to discover preferred resources');
-            return of([] as readonly ResourceDescriptor[]);
+            return of([] as readonly DiscoveredResource[]);
           }),
         ),
       ),

@@ -108,13 +108,28 @@ describe('preferredVersion and crdResources', () => {
           ],
           established,
         ),
-        crd('b', 'Cluster', [{ name: 'v1', served: true }], established),
+        crd(
+          'b',
+          'Cluster',
+          [
+            { name: 'v1alpha1', served: true },
+            { name: 'v1', served: true },
+          ],
+          established,
+        ),
         crd('c', 'Namespaced', [{ name: 'v1', served: true }]),
         crd('d', 'Namespaced', [{ name: 'v1', served: false }], established),
       ]),
     ).toEqual([
       { group: 'acme.io', version: 'v1beta1', plural: 'a', kind: 'A', namespaced: true },
-      { group: 'acme.io', version: 'v1', plural: 'b', kind: 'B', namespaced: false },
+      {
+        group: 'acme.io',
+        version: 'v1',
+        plural: 'b',
+        kind: 'B',
+        namespaced: false,
+        otherVersions: ['v1alpha1'],
+      },
     ]);
   });
 });
@@ -170,11 +185,15 @@ describe('garbageCollectorController against the embedded API server', { timeout
       10_000,
     );
     await configMap('made-by-gadget', 'default', [refTo(gadget)]);
+    // a reference by the other served version resolves too
+    await configMap('made-by-gadget-v1alpha1', 'default', [
+      { ...refTo(gadget), apiVersion: 'acme.io/v1alpha1' },
+    ]);
     await firstValueFrom(cluster.api.delete(GADGETS, 'g1', { namespace: 'default' }));
-    await waitFor(
-      async () => expect(await get(CONFIG_MAPS, 'made-by-gadget', 'default')).toBeUndefined(),
-      20_000,
-    );
+    await waitFor(async () => {
+      expect(await get(CONFIG_MAPS, 'made-by-gadget', 'default')).toBeUndefined();
+      expect(await get(CONFIG_MAPS, 'made-by-gadget-v1alpha1', 'default')).toBeUndefined();
+    }, 20_000);
   });
 
   it('reports a dependent naming an owner in another namespace (OwnerRefInvalidNamespace) and collects it', async () => {

@@ -12,7 +12,12 @@ import {
 } from '../../../../operators/types.ts';
 import { garbageCollectorController } from '../../../../src/controllers/garbage-collector/garbage-collector-controller.ts';
 import type { ApiClient, DeleteOptions, ResourceDescriptor } from '../../../../streams/api-client.ts';
-import { PERSISTENT_VOLUMES, PODS, REPLICATION_CONTROLLERS } from '../../../../streams/resources.ts';
+import {
+  DEPLOYMENTS,
+  PERSISTENT_VOLUMES,
+  PODS,
+  REPLICATION_CONTROLLERS,
+} from '../../../../streams/resources.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
 interface Action {
@@ -270,5 +275,21 @@ describe('garbage collector requests', { timeout: 20_000 }, () => {
       ).toMatch(/_total [1-9]/),
     );
     expect(api.openWatches()).toBe(1);
+  });
+
+  it('leaves alone a dependent naming a version no longer served (extensions/v1beta1), never asking for the owner', async () => {
+    const api = fakeApi({
+      'pods/ns1/old': pod('old', 'old-uid', [
+        { apiVersion: 'extensions/v1beta1', kind: 'Deployment', name: 'd', uid: 'd-uid' },
+      ]),
+      'pods/ns1/new': pod('new', 'new-uid', [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone', uid: 'g-uid' },
+      ]),
+    });
+    run(api.client, [PODS, DEPLOYMENTS]);
+    // the dependent of a served version whose owner is gone is collected meanwhile
+    await waitFor(async () => expect(seen(api.actions)).toContain('DELETE=pods/ns1/new'));
+    expect(seen(api.actions)).not.toContain('DELETE=pods/ns1/old');
+    expect([...seen(api.actions)].filter((a) => a.includes('deployments/ns1/d'))).toEqual([]);
   });
 });
