@@ -30,6 +30,24 @@ function fakeClient(servers: Record<string, FakeApiServer>) {
 }
 
 describe('informerFactory', () => {
+  it('hands every informer’s watches to the client with the response-head hedge bound (2 s before any answer)', () => {
+    const clock = new VirtualClock();
+    const pods = new FakeApiServer({ scheduler: clock.scheduler });
+    const nodes = new FakeApiServer({ scheduler: clock.scheduler });
+    const { client, calls } = fakeClient({ pods, nodes });
+    const factory = informerFactory({ client, scheduler: clock.scheduler });
+    factory.forResource(PODS);
+    factory.metadataForResource(NODES);
+    factory.start();
+    clock.advance(0);
+    const watches = calls.filter((c) => c.options.sendInitialEvents);
+    expect(watches.map((c) => [c.resource, c.options.responseHeadHedgeMs]).sort()).toEqual([
+      ['nodes', 2000],
+      ['pods', 2000],
+    ]);
+    factory.shutdown();
+  });
+
   it('gives every informer its own metrics sink, labelled by its name, unless listWatch has one', async () => {
     const clock = new VirtualClock();
     const pods = new FakeApiServer({ scheduler: clock.scheduler });
