@@ -1046,6 +1046,10 @@ export class Registry {
   ): Promise<void> {
     if (this.builtinNamespaceControllers || def.group !== '' || def.resource !== 'pods' || !namespace) return;
     if (!this.admissionStore.serves('serviceaccounts') || !this.store.get('namespaces', namespace)) return;
+    const meta = isPlainObject(body) && isPlainObject(body.metadata) ? body.metadata : {};
+    // mirror pods are not given an account, so they wait for none
+    if (isPlainObject(meta.annotations) && meta.annotations['kubernetes.io/config.mirror'] !== undefined)
+      return;
     const spec = isPlainObject(body) && isPlainObject(body.spec) ? body.spec : {};
     const name =
       typeof spec.serviceAccountName === 'string' && spec.serviceAccountName

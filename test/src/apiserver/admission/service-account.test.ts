@@ -68,13 +68,18 @@ describe('ServiceAccount admission', () => {
   it.each([
     ['a pod naming another account', 'team', { serviceAccountName: 'robot' }],
     ['a pod in a namespace that has its account', 'default', {}],
+    ['a mirror pod', 'team', { mirror: true }],
   ])('as kube-apiserver: %s does not wait', async (_name, namespace, spec) => {
     vi.useFakeTimers();
     try {
       const { create, registry, def } = registryFixture(undefined, { builtinNamespaceControllers: false });
       create('namespaces', undefined, { metadata: { name: 'team' } });
       let done = false;
-      void registry.awaitDefaultServiceAccount(def('pods'), namespace, pod('p', undefined, spec)).then(() => {
+      const { mirror, ...podSpec } = spec as { mirror?: boolean };
+      const body = pod('p', undefined, podSpec);
+      if (mirror)
+        body.metadata = { ...body.metadata, annotations: { 'kubernetes.io/config.mirror': 'hash' } };
+      void registry.awaitDefaultServiceAccount(def('pods'), namespace, body).then(() => {
         done = true;
       });
       await vi.advanceTimersByTimeAsync(0);
