@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSchemaRules } from '../../../../../src/apiserver/crd/cel/compile-schema-rules.ts';
 import { validateCelRules } from '../../../../../src/apiserver/crd/cel/validate-cel-rules.ts';
 import { jsonEqual } from '../../../../../src/apiserver/crd/validate-custom-resource.ts';
-import { I, objectOf } from './cel-harness.ts';
+import { I, listOf, mapOf, objectOf, S } from './cel-harness.ts';
 
 const BOUND = compileSchemaRules(
   objectOf({
@@ -56,6 +56,73 @@ describe('validateCelRules (properties)', () => {
         const causes = validateCelRules(FROZEN, { spec: now }, { spec: old });
         expect(causes.length).toBe(jsonEqual(withoutNullFields(now), withoutNullFields(old)) ? 0 : 1);
       }),
+    );
+  });
+
+  it('any rule text, compiled and run, gives problems or causes as values, never a throw', () => {
+    const words = [
+      'self',
+      'oldSelf',
+      '.',
+      'a',
+      'l',
+      'm',
+      '[',
+      ']',
+      '(',
+      ')',
+      '0',
+      '1',
+      "'x'",
+      '==',
+      '!=',
+      '<',
+      '+',
+      '&&',
+      '||',
+      '!',
+      '?',
+      ':',
+      'has',
+      'all',
+      'exists',
+      'map',
+      'size',
+      'matches',
+      "'(?i)a'",
+      ',',
+      'x',
+      'true',
+      'null',
+      '.?',
+      'orValue',
+      'value',
+      'int',
+      'dyn',
+      'sum',
+      'min',
+      'quantity',
+      'ip',
+      'url',
+    ];
+    const rule = fc.oneof(
+      fc.string(),
+      fc.array(fc.constantFrom(...words), { maxLength: 14 }).map((t) => t.join(' ')),
+    );
+    fc.assert(
+      fc.property(rule, fc.boolean(), (text, update) => {
+        const compiled = compileSchemaRules(
+          objectOf(
+            { a: I, l: listOf(objectOf({ f: S })), m: mapOf(S) },
+            { 'x-kubernetes-validations': [{ rule: text, messageExpression: text }] },
+          ),
+        );
+        const value = { a: 1, l: [{ f: 'q' }, {}], m: { k: 'v' } };
+        const causes = validateCelRules(compiled, value, update ? { a: 2, l: [], m: {} } : undefined);
+        expect(Array.isArray(compiled.problems) && Array.isArray(causes)).toBe(true);
+        if (compiled.problems.length === 0 && text.trim()) expect(compiled.root?.rules).toHaveLength(1);
+      }),
+      { numRuns: 300 },
     );
   });
 });
