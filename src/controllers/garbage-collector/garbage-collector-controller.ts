@@ -432,9 +432,19 @@ export function garbageCollectorController(
             await patchLatest(id, (m) => gcPatches.removeOwnerReferences(m, decision.uids));
             break;
           case 'delete': {
-            if (decision.unblockFirst) await patchLatest(id, gcPatches.unblockOwnerReferences);
+            let current = latest!;
+            if (decision.unblockFirst) {
+              await patchLatest(id, gcPatches.unblockOwnerReferences);
+              // the delete is guarded by the resourceVersion the unblocking wrote
+              const after = await getLatest(id);
+              if (!after || after.uid !== id.uid) {
+                virtualDelete(id);
+                return {};
+              }
+              current = after;
+            }
             logger.debug({ item: identityText(id), propagationPolicy: decision.policy }, 'Deleting item');
-            if ((await deleteObject(id, latest!, decision.policy)) === 'gone') {
+            if ((await deleteObject(id, current, decision.policy)) === 'gone') {
               virtualDelete(id);
               return {};
             }

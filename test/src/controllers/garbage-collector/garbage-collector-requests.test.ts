@@ -292,4 +292,39 @@ describe('garbage collector requests', { timeout: 20_000 }, () => {
     expect(seen(api.actions)).not.toContain('DELETE=pods/ns1/old');
     expect([...seen(api.actions)].filter((a) => a.includes('deployments/ns1/d'))).toEqual([]);
   });
+
+  it('unblocks the references of an item between two foreground deletions, then deletes it in the foreground (a possible cycle)', async () => {
+    const foreground = { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['foregroundDeletion'] };
+    const api = fakeApi({
+      'pods/ns1/owner': pod('owner', 'o', [], foreground),
+      'pods/ns1/item': pod('item', 'i', [
+        { apiVersion: 'v1', kind: 'Pod', name: 'owner', uid: 'o', blockOwnerDeletion: true },
+      ]),
+      'pods/ns1/child': pod(
+        'child',
+        'c',
+        [{ apiVersion: 'v1', kind: 'Pod', name: 'item', uid: 'i', blockOwnerDeletion: true }],
+        foreground,
+      ),
+    });
+    run(api.client, [PODS]);
+    await waitFor(async () => expect(seen(api.actions)).toContain('DELETE=pods/ns1/item'));
+    const onItem = api.actions.filter((a) => a.path === 'pods/ns1/item' && a.verb !== 'GET');
+    expect(onItem[0]).toEqual({
+      verb: 'PATCH',
+      path: 'pods/ns1/item',
+      body: {
+        metadata: {
+          resourceVersion: '5',
+          ownerReferences: [
+            { apiVersion: 'v1', kind: 'Pod', name: 'owner', uid: 'o', blockOwnerDeletion: false },
+          ],
+        },
+      },
+    });
+    expect(onItem[1]?.body).toEqual({
+      propagationPolicy: 'Foreground',
+      preconditions: { uid: 'i', resourceVersion: '5' },
+    });
+  });
 });
