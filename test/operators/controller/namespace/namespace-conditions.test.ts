@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   NAMESPACE_DELETION_CONDITIONS,
+  type NamespaceDeletionProblems,
   namespaceConditions,
 } from '../../../../operators/controller/namespace/namespace-conditions.ts';
 import type { NamespaceCondition } from '../../../../operators/controller/namespace/namespace-types.ts';
@@ -137,5 +138,81 @@ describe('namespaceConditions', () => {
     });
     expect(byType(cleared, 'Custom')).toEqual(other);
     expect(cleared.map((c) => c.type)).toEqual(['Custom', ...NAMESPACE_DELETION_CONDITIONS]);
+  });
+
+  // upstream's TestUpdateConditions: known conditions keep their place, missing ones are added in order
+  const ok = (type: string) => ['False', type];
+  it.each<[string, NamespaceCondition[], NamespaceDeletionProblems, [string, string][]]>([
+    [
+      'leave unknown',
+      [{ type: 'unknown', status: 'True' }],
+      {},
+      [['True', 'unknown'], ...NAMESPACE_DELETION_CONDITIONS.map(ok)] as [string, string][],
+    ],
+    [
+      'replace with success',
+      [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'True' }],
+      {},
+      NAMESPACE_DELETION_CONDITIONS.map(ok) as [string, string][],
+    ],
+    [
+      'leave different order',
+      [
+        { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'True' },
+        { type: 'NamespaceDeletionDiscoveryFailure', status: 'True' },
+      ],
+      {},
+      [
+        ok('NamespaceDeletionGroupVersionParsingFailure'),
+        ok('NamespaceDeletionDiscoveryFailure'),
+        ...NAMESPACE_DELETION_CONDITIONS.slice(2).map(ok),
+      ] as [string, string][],
+    ],
+    [
+      'overwrite with failure',
+      [
+        { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False' },
+        { type: 'NamespaceDeletionDiscoveryFailure', status: 'True' },
+      ],
+      { groupVersionError: 'bar' },
+      [
+        ['True', 'NamespaceDeletionGroupVersionParsingFailure'],
+        ok('NamespaceDeletionDiscoveryFailure'),
+        ...NAMESPACE_DELETION_CONDITIONS.slice(2).map(ok),
+      ] as [string, string][],
+    ],
+    [
+      'write new failure',
+      [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'True' }],
+      { groupVersionError: 'bar' },
+      [
+        ok('NamespaceDeletionDiscoveryFailure'),
+        ['True', 'NamespaceDeletionGroupVersionParsingFailure'],
+        ...NAMESPACE_DELETION_CONDITIONS.slice(2).map(ok),
+      ] as [string, string][],
+    ],
+  ])('%s', (_name, current, problems, want) => {
+    const { conditions } = namespaceConditions(current, problems, T1);
+    expect(conditions.map((c) => [c.status, c.type])).toEqual(want);
+  });
+
+  it('both remaining content and finalizers (TestProcessContentTotals), sorted for stable updates', () => {
+    const { conditions } = namespaceConditions(
+      [],
+      {
+        remaining: [
+          { group: 'apps.k8s.io', resource: 'deployments', count: 5 },
+          { group: 'apps.k8s.io', resource: 'daemonsets', count: 5 },
+        ],
+        finalizers: { 'service-catalog': 6, kubedb: 5 },
+      },
+      T0,
+    );
+    expect(byType(conditions, 'NamespaceContentRemaining')?.message).toBe(
+      'Some resources are remaining: daemonsets.apps.k8s.io has 5 resource instances, deployments.apps.k8s.io has 5 resource instances',
+    );
+    expect(byType(conditions, 'NamespaceFinalizersRemaining')?.message).toBe(
+      'Some content in the namespace has finalizers remaining: kubedb in 5 resource instances, service-catalog in 6 resource instances',
+    );
   });
 });
