@@ -13,6 +13,7 @@ import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-no
 import { CONFIG_MAPS, DEPLOYMENTS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
 import {
   type RunningControllerManager,
+  secureGet,
   startControllerManager,
 } from '../../../helpers/controller-manager.ts';
 import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
@@ -123,8 +124,18 @@ describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts the garbage collector by its alias', () => {
+  it('starts the garbage collector by its alias, with its health check and its queues in /metrics', async () => {
     expect(manager.started.controllers).toContain('garbage-collector-controller');
+    const token = /token: (\S+)/.exec(server.kubeconfig)?.[1] ?? '';
+    const base = `https://127.0.0.1:${manager.securePort}`;
+    expect(await secureGet(`${base}/healthz/garbage-collector-controller`, token)).toEqual({
+      status: 200,
+      body: 'ok',
+    });
+    const metrics = (await secureGet(`${base}/metrics`, token)).body;
+    expect(metrics).toContain('workqueue_depth{name="garbage_collector_attempt_to_delete"}');
+    expect(metrics).toContain('workqueue_depth{name="garbage_collector_attempt_to_orphan"}');
+    expect(metrics).toContain('garbagecollector_controller_resources_sync_error_total');
   });
 
   it('--cascade=foreground removes the pods first, then the replica set', async () => {
