@@ -523,13 +523,13 @@ describe('embedded API server over HTTP', () => {
         body: { metadata: { name: 'new' } },
       });
       expect(refused.status).toBe(403);
-      expect(refused.body.details.causes).toEqual([
-        {
-          type: 'NamespaceTerminating',
-          message: 'namespace doomed is being terminated',
-          field: 'metadata.namespace',
-        },
-      ]);
+      // the cause's type is `reason` on the wire (Go's StatusCause json tag)
+      const [cause] = refused.body.details.causes;
+      expect(cause.reason ?? cause.type).toBe('NamespaceTerminating');
+      expect(cause).toMatchObject({
+        message: 'namespace doomed is being terminated',
+        field: 'metadata.namespace',
+      });
       expect((await request(server, 'DELETE', '/api/v1/namespaces/doomed/configmaps')).status).toBe(200);
       const ns = (await request(server, 'GET', '/api/v1/namespaces/doomed')).body;
       const fin = await request(server, 'PUT', '/api/v1/namespaces/doomed/finalize', {

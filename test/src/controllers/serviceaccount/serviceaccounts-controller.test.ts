@@ -123,7 +123,7 @@ describe('serviceAccountsController', () => {
         reason: 'Forbidden',
         code: 403,
         details: {
-          causes: [{ type: 'NamespaceTerminating', message: 'namespace default is being terminated' }],
+          causes: [{ reason: 'NamespaceTerminating', message: 'namespace default is being terminated' }],
         },
       }),
       'done',
