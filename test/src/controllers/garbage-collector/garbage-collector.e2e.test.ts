@@ -1,23 +1,12 @@
 // The garbage collector end to end: kube-rx controller-manager (deployment, replicaset, garbagecollector) with the scheduler and simulated kubelets against the embedded API server, driven by kubectl delete --cascade.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { KubeObject } from '../../../../operators/types.ts';
-import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
-import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
-import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
 import { CONFIG_MAPS, DEPLOYMENTS, PODS, REPLICA_SETS } from '../../../../streams/resources.ts';
-import {
-  type RunningControllerManager,
-  secureGet,
-  startControllerManager,
-} from '../../../helpers/controller-manager.ts';
-import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
-import { type SchedulerProcess, startSchedulerProcess } from '../../scheduler/scheduler-process.ts';
+import { useControlPlane } from '../../../helpers/control-plane.ts';
+import { secureGet } from '../../../helpers/controller-manager.ts';
+import { KUBECTL } from '../../../helpers/kubectl.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
 const replicaSet = (name: string) => `apiVersion: apps/v1
@@ -34,24 +23,20 @@ spec:
 `;
 
 describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, () => {
-  let server: RunningApiServer;
-  let dir: string;
-  let kubeconfig: string;
-  let client: KubeApiClient;
-  let kubelets: RunningKubelets;
-  let scheduler: SchedulerProcess;
-  let manager: RunningControllerManager;
-  const { ok } = kubectlRunner(() => kubeconfig);
+  const plane = useControlPlane({
+    controllerManager: ['--leader-elect=false', '--controllers', 'deployment,replicaset,garbagecollector'],
+  });
+  const ok = (args: string[], input?: string) => plane.ok(args, input);
   const ns = { namespace: 'default' };
 
-  /** DELETED events of pods and replica sets, in the order the API server sent them. */
+  /** DELETED events of pods, replica sets and deployments, in the order the API server sent them. */
   const deletions: string[] = [];
   let watches: Subscription | undefined;
 
   const podsOf = async (app: string) =>
-    (await firstValueFrom(client.list<Pod>(PODS, { ...ns, labelSelector: `app=${app}` }))).items;
+    (await firstValueFrom(plane.client.list<Pod>(PODS, { ...ns, labelSelector: `app=${app}` }))).items;
   const exists = async (resource: typeof CONFIG_MAPS, name: string) =>
-    firstValueFrom(client.get(resource, name, ns)).then(
+    firstValueFrom(plane.client.get(resource, name, ns)).then(
       (o) => o,
       () => undefined,
     );
@@ -65,7 +50,11 @@ describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, 
   };
   const configMap = (name: string, extra: Partial<KubeObject['metadata']> = {}) =>
     firstValueFrom(
-      client.create(CONFIG_MAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...extra } }, ns),
+      plane.client.create(
+        CONFIG_MAPS,
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...extra } },
+        ns,
+      ),
     );
   const refTo = (o: KubeObject, more: { blockOwnerDeletion?: boolean } = {}) => ({
     apiVersion: 'v1',
@@ -75,64 +64,24 @@ describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, 
     ...more,
   });
 
-  beforeAll(async () => {
-    server = await startApiServer();
-    dir = mkdtempSync(join(tmpdir(), 'kube-rx-gc-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    await server.writeKubeconfig(kubeconfig);
-    client = kubeApiClient({
-      kubeConfig: { from: 'string', yaml: server.kubeconfig },
-      qps: Number.POSITIVE_INFINITY,
-    });
-    kubelets = await runKubelets({
-      client,
-      nodeName: 'sim',
-      config: defaultKubeletConfiguration(),
-      runtime: 'simulated',
-      simulatedNodes: 2,
-      rootDir: join(dir, 'kubelet'),
-    });
-    scheduler = await startSchedulerProcess([
-      '--kubeconfig',
-      kubeconfig,
-      '--leader-elect=false',
-      '--secure-port',
-      '0',
-    ]);
-    manager = await startControllerManager([
-      '--kubeconfig',
-      kubeconfig,
-      '--leader-elect=false',
-      '--controllers',
-      'deployment,replicaset,garbagecollector',
-    ]);
+  beforeAll(() => {
     const note = (kind: string) => (e: { type: string; object: KubeObject }) => {
       if (e.type === 'DELETED') deletions.push(`${kind}/${e.object.metadata?.name}`);
     };
-    watches = client.watch(PODS, ns).subscribe(note('pod'));
-    watches.add(client.watch(REPLICA_SETS, ns).subscribe(note('rs')));
-    watches.add(client.watch(DEPLOYMENTS, ns).subscribe(note('deploy')));
+    watches = plane.client.watch(PODS, ns).subscribe(note('pod'));
+    watches.add(plane.client.watch(REPLICA_SETS, ns).subscribe(note('rs')));
+    watches.add(plane.client.watch(DEPLOYMENTS, ns).subscribe(note('deploy')));
   });
-
-  afterAll(async () => {
-    watches?.unsubscribe();
-    await manager?.stop();
-    await kubelets?.stop();
-    await scheduler?.stop();
-    client?.close();
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => watches?.unsubscribe());
 
   it('starts the garbage collector by its alias, with its health check and its queues in /metrics', async () => {
-    expect(manager.started.controllers).toContain('garbage-collector-controller');
-    const token = /token: (\S+)/.exec(server.kubeconfig)?.[1] ?? '';
-    const base = `https://127.0.0.1:${manager.securePort}`;
-    expect(await secureGet(`${base}/healthz/garbage-collector-controller`, token)).toEqual({
+    expect(plane.manager?.started.controllers).toContain('garbage-collector-controller');
+    const base = `https://127.0.0.1:${plane.manager?.securePort}`;
+    expect(await secureGet(`${base}/healthz/garbage-collector-controller`, plane.token)).toEqual({
       status: 200,
       body: 'ok',
     });
-    const metrics = (await secureGet(`${base}/metrics`, token)).body;
+    const metrics = (await secureGet(`${base}/metrics`, plane.token)).body;
     expect(metrics).toContain('workqueue_depth{name="garbage_collector_attempt_to_delete"}');
     expect(metrics).toContain('workqueue_depth{name="garbage_collector_attempt_to_orphan"}');
     expect(metrics).toContain('garbagecollector_controller_resources_sync_error_total');
@@ -142,7 +91,7 @@ describe.skipIf(!KUBECTL)('garbage collector end to end', { timeout: 120_000 }, 
     const pods = await runningPods('fg');
     await ok(['delete', 'rs', 'fg', '--cascade=foreground', '--wait=false']);
     // while it waits for its pods it carries foregroundDeletion (unless it is already gone)
-    const rs = await firstValueFrom(client.get(REPLICA_SETS, 'fg', ns)).catch(() => undefined);
+    const rs = await firstValueFrom(plane.client.get(REPLICA_SETS, 'fg', ns)).catch(() => undefined);
     if (rs) expect(rs.metadata?.finalizers).toContain('foregroundDeletion');
     await waitFor(async () => expect(deletions).toContain('rs/fg'), 30_000);
     const rsAt = deletions.indexOf('rs/fg');
