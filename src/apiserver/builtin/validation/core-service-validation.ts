@@ -95,12 +95,41 @@ function addressCauses(spec: Obj, type: string): StatusCause[] {
   return out;
 }
 
+const IP_FAMILIES = ['IPv4', 'IPv6'];
+const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
+
+function ipFamilyCauses(spec: Obj, type: string): StatusCause[] {
+  const out: StatusCause[] = [];
+  const families = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]) : [];
+  const policy = spec.ipFamilyPolicy;
+  if (type === 'ExternalName') {
+    if (families.length > 0)
+      out.push(fieldError.forbidden('spec.ipFamilies', 'may not be set for ExternalName services'));
+    if (policy !== undefined && policy !== null)
+      out.push(fieldError.forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'));
+  }
+  const seen = new Set<string>();
+  families.forEach((family, i) => {
+    const name = shape.text(family);
+    if (!IP_FAMILIES.includes(name))
+      out.push(fieldError.notSupported(`spec.ipFamilies[${i}]`, family, IP_FAMILIES));
+    if (seen.has(name)) out.push(fieldError.duplicate(`spec.ipFamilies[${i}]`, family));
+    seen.add(name);
+  });
+  if (families.length > 2)
+    out.push(fieldError.invalid('spec.ipFamilies', families, 'may specify no more than 2 IP families'));
+  if (policy !== undefined && policy !== null && !IP_FAMILY_POLICIES.includes(shape.text(policy)))
+    out.push(fieldError.notSupported('spec.ipFamilyPolicy', policy, IP_FAMILY_POLICIES));
+  return out;
+}
+
 /**
  * A Service: ports (a valid, unique name, required once there are several; a port number; a target port
  * number or name; unique port/protocol pairs; nodePorts only for NodePort and LoadBalancer services),
  * at least one port unless headless or ExternalName, an ExternalName service's externalName and no
- * cluster IP, cluster and external IPs that parse, a label-map selector, and ClientIP affinity timeouts
- * within 1..86400.
+ * cluster IP, cluster and external IPs that parse, known and unique IP families (at most two) and
+ * family policy (neither on ExternalName services), a label-map selector, and ClientIP affinity
+ * timeouts within 1..86400.
  * @param service the Service about to be stored
  * @returns the causes, empty when valid
  */
@@ -111,7 +140,7 @@ export function validateService(service: KubeObject): StatusCause[] {
   const headless = spec.clusterIP === 'None';
   if (shape.list(spec.ports).length === 0 && !headless && type !== 'ExternalName')
     out.push(fieldError.required('spec.ports'));
-  out.push(...portsCauses(spec, type), ...addressCauses(spec, type));
+  out.push(...portsCauses(spec, type), ...addressCauses(spec, type), ...ipFamilyCauses(spec, type));
   if (type !== 'ExternalName' || spec.selector !== undefined)
     out.push(...validateLabels(spec.selector, 'spec.selector'));
   const timeout = shape.num(shape.obj(shape.obj(spec.sessionAffinityConfig).clientIP).timeoutSeconds);

@@ -3,14 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { registryFixture } from '../../admission/registry-fixture.ts';
 
 type Cause = { field: string; message: string; type: string };
+type WireCause = { field: string; message: string; type?: string; reason?: string };
+/** The refused call's code, message and causes; a cause's type is read from `reason`, its wire name, or `type`. */
 function refusal(run: () => unknown): { code?: number; message?: string; causes: Cause[] } {
   try {
     run();
     return { causes: [] };
   } catch (error) {
-    const status = (error as { status?: { code?: number; message?: string; details?: { causes?: Cause[] } } })
-      .status;
-    return { code: status?.code, message: status?.message, causes: status?.details?.causes ?? [] };
+    const status = (
+      error as { status?: { code?: number; message?: string; details?: { causes?: WireCause[] } } }
+    ).status;
+    const causes = (status?.details?.causes ?? []).map(({ field, message, type, reason }) => ({
+      type: (reason ?? type)!,
+      field,
+      message,
+    }));
+    return { code: status?.code, message: status?.message, causes };
   }
 }
 

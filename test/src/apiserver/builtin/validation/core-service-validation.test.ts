@@ -128,6 +128,25 @@ describe('validateService', () => {
         'spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 86401: must be greater than 0 and less than 86400',
       ],
     ],
+    ['dual stack', { ports: [port], ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv6', 'IPv4'] }, []],
+    [
+      'unknown and repeated families, an unknown policy',
+      { ports: [port], ipFamilyPolicy: 'DualStack', ipFamilies: ['IPv4', 'IPv5', 'IPv4'] },
+      [
+        'spec.ipFamilies[1]: Unsupported value: "IPv5": supported values: "IPv4", "IPv6"',
+        'spec.ipFamilies[2]: Duplicate value: "IPv4"',
+        'spec.ipFamilies: Invalid value: ["IPv4","IPv5","IPv4"]: may specify no more than 2 IP families',
+        'spec.ipFamilyPolicy: Unsupported value: "DualStack": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"',
+      ],
+    ],
+    [
+      'families on an ExternalName service',
+      { type: 'ExternalName', externalName: 'db', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' },
+      [
+        'spec.ipFamilies: Forbidden: may not be set for ExternalName services',
+        'spec.ipFamilyPolicy: Forbidden: may not be set for ExternalName services',
+      ],
+    ],
     [
       'a load balancer class',
       { type: 'LoadBalancer', ports: [port], loadBalancerClass: 'example.com/lb' },
