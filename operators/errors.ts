@@ -92,11 +92,22 @@ export function isTooLargeResourceVersion(error: unknown): boolean {
   ) {
     return true;
   }
-  const causes =
-    (error instanceof ApiError ? error.status : (error as Status | undefined))?.details?.causes ?? [];
-  return causes.some(
-    (c) => c.type === 'ResourceVersionTooLarge' || c.message === 'Too large resource version',
+  return (
+    hasStatusCause(error, 'ResourceVersionTooLarge') ||
+    causesOf(error).some((c) => c.message === 'Too large resource version')
   );
+}
+
+function causesOf(error: unknown): NonNullable<NonNullable<Status['details']>['causes']> {
+  return (error instanceof ApiError ? error.status : (error as Status | undefined))?.details?.causes ?? [];
+}
+
+/**
+ * The refusal carries a Status cause of this type (metav1.StatusCause's `reason`), as apimachinery's
+ * `HasStatusCause`: e.g. `NamespaceTerminating` for a create in a namespace being deleted.
+ */
+export function hasStatusCause(error: unknown, cause: string): boolean {
+  return causesOf(error).some((c) => c.reason === cause);
 }
 
 /** 429 and 5xx: worth retrying with backoff. */

@@ -48,7 +48,8 @@ export interface Status extends KubeObject {
     group?: string;
     kind?: string;
     uid?: string;
-    causes?: { type?: string; message?: string; field?: string }[];
+    /** metav1.StatusCause: `reason` is the cause's type (FieldValueInvalid, NamespaceTerminating, ...). */
+    causes?: { reason?: string; message?: string; field?: string }[];
     retryAfterSeconds?: number;
   };
 }

@@ -2,12 +2,20 @@
 import { KubeRxError } from '../../operators/errors.ts';
 import type { Status } from '../../operators/types.ts';
 
-/** A field-level cause of an Invalid (422) answer, as `details.causes` carries it. */
+/**
+ * A field-level cause of a refusal as the server's code builds it (`type` is Go's CauseType). On the wire,
+ * in `details.causes`, metav1.StatusCause names that field `reason`; {@link ApiStatusError} renames it.
+ */
 export interface StatusCause {
   type: string;
   message: string;
   field: string;
 }
+
+/** The details an {@link ApiStatusError} is given: causes in the server's form. */
+export type ErrorDetails = Omit<NonNullable<Status['details']>, 'causes'> & {
+  causes?: { type: string; message?: string; field?: string }[];
+};
 
 /** What the error names: the resource's group and kind and the object's name. */
 export interface StatusTarget {
@@ -23,10 +31,19 @@ export interface StatusTarget {
 export class ApiStatusError extends KubeRxError {
   readonly statusCode: number;
   readonly status: Status;
-  constructor(statusCode: number, reason: string, message: string, details?: Status['details']) {
+  constructor(statusCode: number, reason: string, message: string, details?: ErrorDetails) {
     super('KUBE_RX_APISERVER_STATUS', message);
     this.statusCode = statusCode;
-    this.status = failureStatus(statusCode, reason, message, details);
+    const { causes, ...rest } = details ?? {};
+    this.status = failureStatus(
+      statusCode,
+      reason,
+      message,
+      details && {
+        ...rest,
+        ...(causes && { causes: causes.map(({ type, ...cause }) => ({ reason: type, ...cause })) }),
+      },
+    );
   }
 }
 

@@ -31,7 +31,7 @@ export function tooLargeResourceVersionError(requested = '', current = ''): ApiE
   return new ApiError(
     504,
     status(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
-      details: { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }] },
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] },
     }),
   );
 }

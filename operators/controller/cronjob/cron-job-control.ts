@@ -1,5 +1,5 @@
 // CronJobControl: the reads, writes and Events a CronJob sync needs, injected so the sync stays free of I/O.
-import { ApiError } from '../../errors.ts';
+import { ApiError, hasStatusCause } from '../../errors.ts';
 import type { Job } from '../job/job-types.ts';
 import type { CronJob } from './cron-job-types.ts';
 
@@ -27,11 +27,7 @@ export const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.st
 export const isAlreadyExists = (e: unknown): boolean =>
   e instanceof ApiError && e.statusCode === 409 && e.reason === 'AlreadyExists';
 /** The create was refused because the namespace is being terminated. */
-export const isNamespaceTerminating = (e: unknown): boolean =>
-  e instanceof ApiError &&
-  ((e.status.details?.causes as { type?: string }[] | undefined) ?? []).some(
-    (c) => c.type === 'NamespaceTerminating',
-  );
+export const isNamespaceTerminating = (e: unknown): boolean => hasStatusCause(e, 'NamespaceTerminating');
 /** An error's text as Go's `%v` shows it. */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

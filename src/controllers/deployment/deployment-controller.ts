@@ -32,7 +32,7 @@ import {
 } from '../../../operators/controller/deployment/deployment-types.ts';
 import { equalIgnoreHash } from '../../../operators/controller/deployment/pod-template-hash.ts';
 import type { ReplicaSet } from '../../../operators/controller/replicaset/replica-set-types.ts';
-import { ApiError } from '../../../operators/errors.ts';
+import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { NAMESPACE_INDEX } from '../../../operators/indexed-store.ts';
 import { type LabelSelector, labelSelectorFromObject } from '../../../operators/label-selector.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
@@ -65,11 +65,7 @@ const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
 const isNotFound = (e: unknown) => e instanceof ApiError && e.statusCode === 404;
 const isAlreadyExists = (e: unknown) =>
   e instanceof ApiError && e.statusCode === 409 && e.reason === 'AlreadyExists';
-const isNamespaceTerminating = (e: unknown) =>
-  e instanceof ApiError &&
-  (e.status.details?.causes as { type?: string }[] | undefined)?.some(
-    (c) => c.type === 'NamespaceTerminating',
-  ) === true;
+const isNamespaceTerminating = (e: unknown) => hasStatusCause(e, 'NamespaceTerminating');
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const labelsOf = (o: { metadata?: { labels?: Record<string, string> } }) =>
   JSON.stringify(Object.entries(o.metadata?.labels ?? {}).sort());

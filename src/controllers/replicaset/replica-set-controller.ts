@@ -31,7 +31,7 @@ import {
 } from '../../../operators/controller/replicaset/replica-set-types.ts';
 import { replicationControllerAsReplicaSet } from '../../../operators/controller/replicaset/replication-controller-as-replica-set.ts';
 import { slowStartBatch } from '../../../operators/controller/slow-start-batch.ts';
-import { ApiError } from '../../../operators/errors.ts';
+import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { NAMESPACE_INDEX } from '../../../operators/indexed-store.ts';
 import { type LabelSelector, labelSelectorFromObject } from '../../../operators/label-selector.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
@@ -64,11 +64,7 @@ const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
   `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 const isNotFound = (e: unknown) => e instanceof ApiError && e.statusCode === 404;
 /** A create refused because the namespace is terminating: upstream treats it as done. */
-const isNamespaceTerminating = (e: unknown) =>
-  e instanceof ApiError &&
-  (e.status.details?.causes as { type?: string }[] | undefined)?.some(
-    (c) => c.type === 'NamespaceTerminating',
-  ) === true;
+const isNamespaceTerminating = (e: unknown) => hasStatusCause(e, 'NamespaceTerminating');
 
 /**
  * Runs the replicaset controller (or, with `kind: 'ReplicationController'`, the replicationcontroller

@@ -1,6 +1,6 @@
 // rootCACertPublisher: kube-controller-manager's root-ca-cert-publisher — a kube-root-ca.crt ConfigMap with the cluster CA in every namespace.
 import { asyncScheduler, first, firstValueFrom, NEVER, Observable, type SchedulerLike } from 'rxjs';
-import { ApiError } from '../../../operators/errors.ts';
+import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import { type ReconcileOutcome, type ReconcileResult, reconcileWith } from '../../../operators/reconcile.ts';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
@@ -27,11 +27,7 @@ export interface RootCACertPublisherConfig {
 }
 
 /** NamespaceTerminatingCause: the API server refuses creates in a namespace being deleted. */
-function namespaceTerminating(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  const causes = (error.status.details as { causes?: { type?: string }[] } | undefined)?.causes ?? [];
-  return causes.some((c) => c.type === 'NamespaceTerminating');
-}
+const namespaceTerminating = (error: unknown): boolean => hasStatusCause(error, 'NamespaceTerminating');
 
 /**
  * Runs the root CA certificate publisher while subscribed. Namespaces added or updated (while

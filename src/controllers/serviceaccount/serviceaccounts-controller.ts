@@ -10,7 +10,7 @@ import {
   switchMap,
 } from 'rxjs';
 import type { Namespace } from '../../../operators/controller/namespace/namespace-types.ts';
-import { ApiError } from '../../../operators/errors.ts';
+import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import { type ReconcileOutcome, reconcileWith } from '../../../operators/reconcile.ts';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
@@ -46,11 +46,7 @@ export interface ServiceAccountsControllerConfig {
 }
 
 /** NamespaceTerminatingCause: a create refused because the namespace is being deleted. */
-function namespaceTerminating(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  const causes = (error.status.details as { causes?: { type?: string }[] } | undefined)?.causes ?? [];
-  return causes.some((c) => c.type === 'NamespaceTerminating');
-}
+const namespaceTerminating = (error: unknown): boolean => hasStatusCause(error, 'NamespaceTerminating');
 
 /**
  * Runs the serviceaccount controller while subscribed: a namespace added or updated, or a ServiceAccount

@@ -525,7 +525,7 @@ describe('embedded API server over HTTP', () => {
       expect(refused.status).toBe(403);
       // the cause's type is `reason` on the wire (Go's StatusCause json tag)
       const [cause] = refused.body.details.causes;
-      expect(cause.reason ?? cause.type).toBe('NamespaceTerminating');
+      expect(cause.reason).toBe('NamespaceTerminating');
       expect(cause).toMatchObject({
         message: 'namespace doomed is being terminated',
         field: 'metadata.namespace',

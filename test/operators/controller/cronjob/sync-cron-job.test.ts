@@ -38,7 +38,7 @@ const namespaceTerminating = () =>
     details: {
       causes: [
         {
-          type: 'NamespaceTerminating',
+          reason: 'NamespaceTerminating',
           message: 'namespace default is being terminated',
           field: 'metadata.namespace',
         },

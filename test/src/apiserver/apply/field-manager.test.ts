@@ -361,7 +361,7 @@ describe('apply', () => {
     );
     expect(one.status.details?.causes).toEqual([
       {
-        type: 'FieldManagerConflict',
+        reason: 'FieldManagerConflict',
         message: 'conflict with "kubectl-client-side-apply" using apps/v1',
         field: '.spec.replicas',
       },

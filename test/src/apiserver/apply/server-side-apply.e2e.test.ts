@@ -88,7 +88,7 @@ describe('server-side apply over HTTP', () => {
       reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "one": .data.a',
       details: {
-        causes: [{ type: 'FieldManagerConflict', message: 'conflict with "one"', field: '.data.a' }],
+        causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "one"', field: '.data.a' }],
       },
     });
     const kept = await request(server, 'GET', path);

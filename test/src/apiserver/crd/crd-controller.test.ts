@@ -257,7 +257,7 @@ describe('CEL rules', () => {
       });
       expect(refused.status).toBe(422);
       expect(refused.body.details.causes).toEqual([
-        { type: 'FieldValueInvalid', field: 'spec.power', message: 'Invalid value: "integer": too strong' },
+        { reason: 'FieldValueInvalid', field: 'spec.power', message: 'Invalid value: "integer": too strong' },
       ]);
       expect(
         (await request(server, 'POST', '/apis/example.org/v1alpha1/gadgets', { body: gadget(9) })).status,
