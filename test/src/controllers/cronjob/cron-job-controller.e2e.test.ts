@@ -1,79 +1,34 @@
 // The cronjob controller end to end, in real time: `kube-rx controller-manager --controllers job,cronjob`, the embedded API server, kube-rx scheduler, a simulated kubelet and kubectl — `kubectl create cronjob tick --schedule='* * * * *'` fires a Job that completes (waits for the next minute: up to ~65 s).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getControllerOf } from '../../../../operators/controller/controller-ref.ts';
 import type { Job } from '../../../../operators/controller/job/job-types.ts';
-import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
-import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
 import { JOBS } from '../../../../streams/resources.ts';
-import { secureGet, useControllerManager } from '../../../helpers/controller-manager.ts';
-import {
-  KUBECTL,
-  kubectl,
-  type SchedulerProcess,
-  startSchedulerProcess,
-} from '../../scheduler/scheduler-process.ts';
+import { useControlPlane } from '../../../helpers/control-plane.ts';
+import { secureGet } from '../../../helpers/controller-manager.ts';
+import { KUBECTL } from '../../scheduler/scheduler-process.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
 describe.skipIf(!KUBECTL)('cronjob-controller end to end (real time)', { timeout: 150_000 }, () => {
-  const kcm = useControllerManager(['--controllers', 'job,cronjob', '--concurrent-cron-job-syncs', '2']);
-  let dir: string;
-  let kubeconfig: string;
-  let client: KubeApiClient;
-  let kubelets: RunningKubelets;
-  let scheduler: SchedulerProcess;
-
+  const plane = useControlPlane({
+    nodes: 1,
+    controllerManager: ['--controllers', 'job,cronjob', '--concurrent-cron-job-syncs', '2'],
+  });
   const ok = async (args: string[]) => {
-    const r = await kubectl(kubeconfig, args);
+    const r = await plane.kubectl(args);
     expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
     return r.stdout;
   };
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kube-rx-cronjob-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    await kcm.cluster.server.writeKubeconfig(kubeconfig);
-    client = kubeApiClient({
-      kubeConfig: { from: 'string', yaml: kcm.cluster.server.kubeconfig },
-      qps: Number.POSITIVE_INFINITY,
-    });
-    kubelets = await runKubelets({
-      client,
-      nodeName: 'sim',
-      config: defaultKubeletConfiguration(),
-      runtime: 'simulated',
-      simulatedNodes: 1,
-      rootDir: join(dir, 'kubelet'),
-    });
-    scheduler = await startSchedulerProcess([
-      '--kubeconfig',
-      kubeconfig,
-      '--leader-elect=false',
-      '--secure-port',
-      '0',
-    ]);
-  });
-
-  afterAll(async () => {
-    await kubelets?.stop();
-    expect(await scheduler?.stop()).toBe(0);
-    client?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("`kubectl create cronjob tick --schedule='* * * * *' -- echo hi` fires a Job within a minute, which completes", async () => {
-    expect(kcm.manager.started.controllers).toEqual(['job-controller', 'cronjob-controller']);
+    expect(plane.manager!.started.controllers).toEqual(['job-controller', 'cronjob-controller']);
     expect(
       await ok(['create', 'cronjob', 'tick', '--image=busybox', '--schedule=* * * * *', '--', 'echo', 'hi']),
     ).toContain('cronjob.batch/tick created');
     const job = await waitFor(async () => {
-      const jobs = (await firstValueFrom(client.list<Job>(JOBS, { namespace: 'default' }))).items.filter(
-        (j) => getControllerOf(j)?.name === 'tick',
-      );
+      const jobs = (
+        await firstValueFrom(plane.client.list<Job>(JOBS, { namespace: 'default' }))
+      ).items.filter((j) => getControllerOf(j)?.name === 'tick');
       expect(jobs).toHaveLength(1);
       return jobs[0] as Job;
     }, 70_000);
@@ -82,7 +37,7 @@ describe.skipIf(!KUBECTL)('cronjob-controller end to end (real time)', { timeout
     expect(job.metadata.name).toBe(`tick-${Date.parse(scheduled) / 60_000}`);
     expect(getControllerOf(job)).toMatchObject({ apiVersion: 'batch/v1', kind: 'CronJob', controller: true });
 
-    const waited = await kubectl(kubeconfig, [
+    const waited = await plane.kubectl([
       'wait',
       '--for=condition=complete',
       `job/${job.metadata.name}`,
@@ -104,7 +59,7 @@ describe.skipIf(!KUBECTL)('cronjob-controller end to end (real time)', { timeout
       'jsonpath={.items[*].reason}',
     ]);
     expect(reasons.split(' ')).toEqual(expect.arrayContaining(['SuccessfulCreate', 'SawCompletedJob']));
-    const metrics = await secureGet(`https://127.0.0.1:${kcm.manager.securePort}/metrics`, kcm.token);
+    const metrics = await secureGet(`https://127.0.0.1:${plane.manager!.securePort}/metrics`, plane.token);
     expect(metrics.body).toMatch(/workqueue_adds_total\{name="cronjob"\} [1-9]/);
     expect(metrics.body).toMatch(/cronjob_controller_job_creation_skew_duration_seconds_count [1-9]/);
     await ok(['delete', 'cronjob', 'tick']);

@@ -1,43 +1,25 @@
 // The deployment controller end to end: the embedded API server, kube-rx scheduler, simulated kubelets, kube-rx controller-manager (replicaset + deployment) and kubectl — create, set env, rollout status/history/undo/pause/resume, scale.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
-import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
-import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
-import {
-  type RunningControllerManager,
-  secureGet,
-  startControllerManager,
-} from '../../../helpers/controller-manager.ts';
-import {
-  KUBECTL,
-  kubectl,
-  type SchedulerProcess,
-  startSchedulerProcess,
-} from '../../scheduler/scheduler-process.ts';
+import { describe, expect, it } from 'vitest';
+import { useControlPlane } from '../../../helpers/control-plane.ts';
+import { secureGet } from '../../../helpers/controller-manager.ts';
+import { KUBECTL } from '../../scheduler/scheduler-process.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
 describe.skipIf(!KUBECTL)('deployment controller end to end', { timeout: 120_000 }, () => {
-  let server: RunningApiServer;
-  let dir: string;
-  let kubeconfig: string;
-  let scheduler: SchedulerProcess;
-  let client: KubeApiClient;
-  let kubelets: RunningKubelets;
-  let manager: RunningControllerManager;
-
-  const ok = async (args: string[], input?: string) => {
-    const r = await kubectl(kubeconfig, args, input);
-    expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code, `kubectl ${args.join(' ')}`).toBe(0);
-    return r.stdout;
-  };
+  const plane = useControlPlane({
+    controllerManager: [
+      '--controllers',
+      'replicaset,deployment',
+      '--kube-api-qps',
+      '1000',
+      '--kube-api-burst',
+      '1000',
+    ],
+  });
+  const ok = plane.ok;
   const json = async (args: string[]) => JSON.parse(await ok([...args, '-o', 'json']));
   const rolloutStatus = async () => {
-    const r = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/web', '--timeout=60s']);
+    const r = await plane.kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('deployment "web" successfully rolled out');
@@ -66,53 +48,8 @@ describe.skipIf(!KUBECTL)('deployment controller end to end', { timeout: 120_000
       );
   };
 
-  beforeAll(async () => {
-    server = await startApiServer();
-    dir = mkdtempSync(join(tmpdir(), 'kube-rx-deploy-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    await server.writeKubeconfig(kubeconfig);
-    client = kubeApiClient({
-      kubeConfig: { from: 'string', yaml: server.kubeconfig },
-      qps: Number.POSITIVE_INFINITY,
-    });
-    kubelets = await runKubelets({
-      client,
-      nodeName: 'sim',
-      config: defaultKubeletConfiguration(),
-      runtime: 'simulated',
-      simulatedNodes: 2,
-      rootDir: join(dir, 'kubelet'),
-    });
-    scheduler = await startSchedulerProcess([
-      '--kubeconfig',
-      kubeconfig,
-      '--leader-elect=false',
-      '--secure-port',
-      '0',
-    ]);
-    manager = await startControllerManager([
-      '--kubeconfig',
-      kubeconfig,
-      '--controllers',
-      'replicaset,deployment',
-      '--kube-api-qps',
-      '1000',
-      '--kube-api-burst',
-      '1000',
-    ]);
-  });
-
-  afterAll(async () => {
-    await manager?.stop();
-    await kubelets?.stop();
-    expect(await scheduler?.stop()).toBe(0);
-    client?.close();
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('creates a Deployment whose 3 replicas become ready', async () => {
-    expect(manager.started.controllers).toEqual(['deployment-controller', 'replicaset-controller']);
+    expect(plane.manager!.started.controllers).toEqual(['deployment-controller', 'replicaset-controller']);
     await ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=3']);
     await rolloutStatus();
     const d = await json(['get', 'deployment', 'web']);
@@ -202,8 +139,8 @@ describe.skipIf(!KUBECTL)('deployment controller end to end', { timeout: 120_000
   });
 
   it('shows its work queue in /metrics and its check in /healthz', async () => {
-    const token = /token: (\S+)/.exec(server.kubeconfig)?.[1] ?? '';
-    const base = `https://127.0.0.1:${manager.securePort}`;
+    const token = plane.token;
+    const base = `https://127.0.0.1:${plane.manager!.securePort}`;
     expect((await secureGet(`${base}/healthz/deployment-controller`, token)).body).toBe('ok');
     expect((await secureGet(`${base}/metrics`, token)).body).toMatch(
       /workqueue_adds_total\{name="deployment"\} [1-9]/,
@@ -260,7 +197,7 @@ spec:
         readinessProbe: {exec: {command: [check]}, periodSeconds: 1}
 `,
     );
-    const r = await kubectl(kubeconfig, ['rollout', 'status', 'deployment/slow', '--timeout=60s']);
+    const r = await plane.kubectl(['rollout', 'status', 'deployment/slow', '--timeout=60s']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('deployment "slow" exceeded its progress deadline');
     const d = await json(['get', 'deployment', 'slow']);

@@ -1,21 +1,7 @@
-// The job controller end to end: the embedded API server, kube-rx scheduler, simulated kubelets and kubectl — a Job completes, an Indexed job reports its indexes, a failing job stops at its backoff limit.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Subscription } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
-import { jobController } from '../../../../src/controllers/job/job-controller.ts';
-import { informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
-import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
-import {
-  KUBECTL,
-  kubectl,
-  type SchedulerProcess,
-  startSchedulerProcess,
-} from '../../scheduler/scheduler-process.ts';
+// The job controller end to end: the embedded API server, kube-rx scheduler, simulated kubelets, kube-rx controller-manager --controllers job and kubectl — a Job completes, an Indexed job reports its indexes, a failing job stops at its backoff limit.
+import { describe, expect, it } from 'vitest';
+import { useControlPlane } from '../../../helpers/control-plane.ts';
+import { KUBECTL } from '../../scheduler/scheduler-process.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
 const job = (name: string, spec: string, annotations: string) => `apiVersion: batch/v1
@@ -33,66 +19,20 @@ ${spec}
 `;
 
 describe.skipIf(!KUBECTL)('job controller end to end', { timeout: 90_000 }, () => {
-  let server: RunningApiServer;
-  let dir: string;
-  let kubeconfig: string;
-  let scheduler: SchedulerProcess;
-  let client: KubeApiClient;
-  let kubelets: RunningKubelets;
-  let controller: Subscription;
-  let factory: ReturnType<typeof informerFactory>;
-
+  // the job controller as kube-rx controller-manager --controllers job runs it
+  const plane = useControlPlane({ controllerManager: ['--controllers', 'job'] });
   const ok = async (args: string[], input?: string) => {
-    const r = await kubectl(kubeconfig, args, input);
+    const r = await plane.kubectl(args, input);
     expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
     return r.stdout;
   };
-
-  beforeAll(async () => {
-    server = await startApiServer();
-    dir = mkdtempSync(join(tmpdir(), 'kube-rx-job-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    await server.writeKubeconfig(kubeconfig);
-    client = kubeApiClient({
-      kubeConfig: { from: 'string', yaml: server.kubeconfig },
-      qps: Number.POSITIVE_INFINITY,
-    });
-    kubelets = await runKubelets({
-      client,
-      nodeName: 'sim',
-      config: defaultKubeletConfiguration(),
-      runtime: 'simulated',
-      simulatedNodes: 2,
-      rootDir: join(dir, 'kubelet'),
-    });
-    scheduler = await startSchedulerProcess([
-      '--kubeconfig',
-      kubeconfig,
-      '--leader-elect=false',
-      '--secure-port',
-      '0',
-    ]);
-    factory = informerFactory({ client });
-    controller = jobController({ client, informerFactory: factory, workers: 5 }).subscribe();
-    factory.start();
-  });
-
-  afterAll(async () => {
-    controller?.unsubscribe();
-    factory?.shutdown();
-    await kubelets?.stop();
-    expect(await scheduler?.stop()).toBe(0);
-    client?.close();
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   it('runs a Job to completion and `kubectl wait --for=condition=complete` returns', async () => {
     await ok(
       ['create', '-f', '-'],
       job('pi', '  completions: 3\n  parallelism: 2', '"kube-rx.io/simulated-run-seconds": "1"'),
     );
-    const waited = await kubectl(kubeconfig, ['wait', '--for=condition=complete', 'job/pi', '--timeout=60s']);
+    const waited = await plane.kubectl(['wait', '--for=condition=complete', 'job/pi', '--timeout=60s']);
     expect(waited.stdout).toContain('job.batch/pi condition met');
     expect(waited.code).toBe(0);
     const status = JSON.parse(await ok(['get', 'job', 'pi', '-o', 'jsonpath={.status}']));
@@ -167,12 +107,7 @@ describe.skipIf(!KUBECTL)('job controller end to end', { timeout: 90_000 }, () =
         '"kube-rx.io/simulated-exit-code": "1"',
       ),
     );
-    const waited = await kubectl(kubeconfig, [
-      'wait',
-      '--for=condition=failed',
-      'job/fails',
-      '--timeout=60s',
-    ]);
+    const waited = await plane.kubectl(['wait', '--for=condition=failed', 'job/fails', '--timeout=60s']);
     expect(waited.code).toBe(0);
     expect(
       await ok(['get', 'job', 'fails', '-o', 'jsonpath={.status.conditions[?(@.type=="Failed")].reason}']),
