@@ -1,9 +1,10 @@
 // validatePodSpec: a pod's spec, or a workload template's, as upstream's ValidatePodSpec checks it.
+import { isIP } from 'node:net';
 import type { StatusCause } from '../../api-status.ts';
 import { validateContainers } from './container-validation.ts';
 import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
-import { shape } from './json-shape.ts';
+import { type Obj, shape } from './json-shape.ts';
 import { validateLabels } from './labels-validation.ts';
 import { validateSchedulingConstraints } from './scheduling-constraints-validation.ts';
 import { validateSecurityContext } from './security-context-validation.ts';
@@ -19,6 +20,62 @@ export interface PodSpecOptions {
    * template needs it here.
    */
   readonly names?: boolean;
+}
+
+/** validatePodDNSConfig: nameservers under dnsPolicy None, at most 3 of them, IPs; search paths; option names. */
+function dnsConfigCauses(spec: Obj, path: string): StatusCause[] {
+  const config = spec.dnsConfig;
+  const present = config !== undefined && config !== null;
+  const c = shape.obj(config);
+  const nameservers = Array.isArray(c.nameservers) ? (c.nameservers as unknown[]) : [];
+  if (spec.dnsPolicy === 'None') {
+    if (!present) return [fieldError.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (nameservers.length === 0)
+      return [
+        fieldError.required(
+          `${path}.nameservers`,
+          'must provide at least one DNS nameserver when `dnsPolicy` is None',
+        ),
+      ];
+  }
+  if (!present) return [];
+  const out: StatusCause[] = [];
+  if (nameservers.length > 3)
+    out.push(fieldError.invalid(`${path}.nameservers`, nameservers, 'must not have more than 3 nameservers'));
+  nameservers.forEach((ns, i) => {
+    if (isIP(shape.text(ns)) === 0)
+      out.push(
+        fieldError.invalid(
+          `${path}.nameservers[${i}]`,
+          ns,
+          'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+        ),
+      );
+  });
+  const searches = (Array.isArray(c.searches) ? c.searches : []).map((x) => shape.text(x));
+  if (searches.length > 32)
+    out.push(fieldError.invalid(`${path}.searches`, searches, 'must not have more than 32 search paths'));
+  if (searches.join(' ').length > 2048)
+    out.push(
+      fieldError.invalid(
+        `${path}.searches`,
+        searches,
+        'must not have more than 2048 characters (including spaces) in the search list',
+      ),
+    );
+  searches.forEach((search, i) => {
+    const name = search.replace(/\.$/, '');
+    out.push(
+      ...formatErrors
+        .dns1123Subdomain(name)
+        .map((m) => fieldError.invalid(`${path}.searches[${i}]`, name, m)),
+    );
+  });
+  shape.list(c.options).forEach((option, i) => {
+    if (shape.empty(option.name))
+      out.push(fieldError.required(`${path}.options[${i}]`, 'Option.Name must not be empty'));
+  });
+  return out;
 }
 
 /**
@@ -76,17 +133,7 @@ export function validatePodSpec(spec: unknown, path: string, options: PodSpecOpt
       ),
     );
   out.push(...validateLabels(s.nodeSelector, `${path}.nodeSelector`));
-  if (s.dnsPolicy === 'None' && (s.dnsConfig === undefined || s.dnsConfig === null))
-    out.push(fieldError.required(`${path}.dnsConfig`, 'must provide `dnsConfig` when `dnsPolicy` is None'));
-  const nameservers = shape.list(shape.obj(s.dnsConfig).nameservers);
-  if (nameservers.length > 3)
-    out.push(
-      fieldError.invalid(
-        `${path}.dnsConfig.nameservers`,
-        nameservers,
-        'must not have more than 3 nameservers',
-      ),
-    );
+  out.push(...dnsConfigCauses(s, `${path}.dnsConfig`));
   out.push(...validateSchedulingConstraints(s, path));
   out.push(...validateSecurityContext('pod', s.securityContext, `${path}.securityContext`, s));
   const gates = shape.list(s.schedulingGates);

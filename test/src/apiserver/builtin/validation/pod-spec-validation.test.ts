@@ -382,6 +382,34 @@ describe('validatePodSpec: pod-level fields', () => {
       { dnsPolicy: 'None' },
       ['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None'],
     ],
+    [
+      'dnsPolicy None with a nameserver',
+      { dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1'], searches: ['svc.cluster.local.'] } },
+      [],
+    ],
+    [
+      'dnsPolicy None without nameservers',
+      { dnsPolicy: 'None', dnsConfig: { searches: ['a'] } },
+      [
+        'spec.dnsConfig.nameservers: Required value: must provide at least one DNS nameserver when `dnsPolicy` is None',
+      ],
+    ],
+    [
+      'four nameservers, one not an address, a bad search and a nameless option',
+      {
+        dnsConfig: {
+          nameservers: ['1.1.1.1', '8.8.8.8', '9.9.9.9', 'dns'],
+          searches: ['A_B'],
+          options: [{ value: '2' }],
+        },
+      },
+      [
+        'spec.dnsConfig.nameservers: Invalid value: ["1.1.1.1","8.8.8.8","9.9.9.9","dns"]: must not have more than 3 nameservers',
+        'spec.dnsConfig.nameservers[3]: Invalid value: "dns": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+        `spec.dnsConfig.searches[0]: Invalid value: "A_B": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+        'spec.dnsConfig.options[0]: Required value: Option.Name must not be empty',
+      ],
+    ],
     ['a toleration of everything', { tolerations: [{ operator: 'Exists' }] }, []],
     ['a scheduling gate', { schedulingGates: [{ name: 'example.com/quota' }] }, []],
     [
