@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Logger } from '../../operators/logger.ts';
 import type { KubeConfigSource } from '../../streams/client-node/kube-config.ts';
-import { type RunningApiServer, startApiServer } from '../apiserver/index.ts';
+import { type ApiServerOptions, type RunningApiServer, startApiServer } from '../apiserver/index.ts';
 import { portFlag } from './flag-parsers.ts';
 import { kubeConfigSource } from './kube-config-source.ts';
 
@@ -36,14 +36,22 @@ export interface ClusterConnection {
 /**
  * The cluster named by `--kubeconfig`/`--master`, or, with neither, the embedded API server started on
  * `--port` (with `--data-dir`), its kubeconfig written to `--kubeconfig-out`. The caller closes `embedded`.
+ * @param builtinNamespaceControllers whether the embedded server empties deleted namespaces and creates
+ *   `default` service accounts itself: true for a component that does not run those controllers
  */
 export async function clusterOrEmbedded(
   flags: { kubeconfig?: string; master?: string; port: number; dataDir?: string; kubeconfigOut: string },
   logger: Logger,
+  builtinNamespaceControllers: NonNullable<ApiServerOptions['builtinNamespaceControllers']>,
 ): Promise<ClusterConnection> {
   const source = await kubeConfigSource(flags.kubeconfig, flags.master);
   if (source) return { source, ...(flags.kubeconfig ? { kubeconfigPath: flags.kubeconfig } : {}) };
-  const embedded = await startApiServer({ port: flags.port, dataDir: flags.dataDir, logger });
+  const embedded = await startApiServer({
+    port: flags.port,
+    dataDir: flags.dataDir,
+    builtinNamespaceControllers,
+    logger,
+  });
   const kubeconfigPath = resolve(flags.kubeconfigOut);
   await mkdir(dirname(kubeconfigPath), { recursive: true });
   await embedded.writeKubeconfig(kubeconfigPath);

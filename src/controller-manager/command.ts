@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { collectDefaultMetrics, Registry as MetricsRegistry } from 'prom-client';
+import { isControllerEnabled } from '../../operators/controller-manager/is-controller-enabled.ts';
 import { resolveControllersFlag } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import type { Logger } from '../../operators/logger.ts';
@@ -283,7 +284,18 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
     const { signal, requested, dispose } = shutdownSignal(deps.signals, undefined, logger);
     const cleanup: (() => Promise<void> | void)[] = [];
     try {
-      const { source, embedded, kubeconfigPath } = await clusterOrEmbedded(flags, logger);
+      // an embedded server finishes namespaces itself unless both controllers that do it upstream run here
+      const disabledByDefault = new Set(
+        [...descriptors.values()].filter((d) => d.disabledByDefault).map((d) => d.name),
+      );
+      const runsNamespaceControllers = ['namespace-controller', 'serviceaccount-controller'].every(
+        (name) => descriptors.get(name)?.init && isControllerEnabled(name, disabledByDefault, controllers),
+      );
+      const { source, embedded, kubeconfigPath } = await clusterOrEmbedded(
+        flags,
+        logger,
+        !runsNamespaceControllers,
+      );
       if (embedded) cleanup.push(() => embedded.close());
       const kubeconfigText =
         embedded?.kubeconfig ?? (flags.kubeconfig ? await readFile(flags.kubeconfig, 'utf8') : undefined);

@@ -159,6 +159,7 @@ export function schedulerCommand(deps: SchedulerCommandDeps = {}): Command {
       const { source, embedded, kubeconfigPath } = await clusterOrEmbedded(
         { ...flags, kubeconfig: flags.kubeconfig ?? config.clientConnection?.kubeconfig },
         logger,
+        true, // no controller manager beside it: its embedded server finishes namespaces itself
       );
       if (embedded) cleanup.push(() => embedded.close());
       const client = kubeApiClient({

@@ -164,4 +164,39 @@ describe('kube-rx controller-manager', () => {
     signals.emit('SIGTERM');
     await run;
   }, 60_000);
+
+  it('lets its embedded API server finish deleted namespaces itself when the namespace controllers are not among --controllers', async () => {
+    const signals = new EventEmitter();
+    const lines: string[] = [];
+    const kubeconfig = join(dir, 'kubeconfig-job-only');
+    const run = controllerManagerCommand({
+      logger: silentLogger,
+      signals,
+      stdout: { write: (l: string) => lines.push(l) },
+    })
+      .exitOverride()
+      .parseAsync(
+        [
+          ...['--port', '0', '--secure-port', String(await freeLocalPort()), '--bind-address', '127.0.0.1'],
+          ...['--kubeconfig-out', kubeconfig, '--controllers', 'job', '--leader-elect=false'],
+        ],
+        { from: 'user' },
+      );
+    await eventually(() => expect(lines).toHaveLength(1), 20_000);
+    const client = kubeApiClient({ kubeConfig: { from: 'file', path: kubeconfig }, logger: silentLogger });
+    try {
+      await firstValueFrom(client.create(NAMESPACES, { metadata: { name: 'solo' } }));
+      await firstValueFrom(client.create(CONFIG_MAPS, { metadata: { name: 'c' } }, { namespace: 'solo' }));
+      await firstValueFrom(client.delete(NAMESPACES, 'solo'));
+      // no namespace controller runs, so the server empties and removes it, as `kube-rx apiserver` alone
+      await eventually(async () => {
+        const left = await firstValueFrom(client.list(NAMESPACES));
+        expect(left.items.map((n) => n.metadata?.name)).not.toContain('solo');
+      }, 10_000);
+    } finally {
+      client.close();
+      signals.emit('SIGTERM');
+      await run;
+    }
+  }, 60_000);
 });
