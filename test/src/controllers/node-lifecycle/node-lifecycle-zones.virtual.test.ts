@@ -116,7 +116,7 @@ describe('nodeLifecycleController per-zone eviction rates (virtual time)', () =>
     await h.run(10_000);
     expect(noExecuteWrites()).toEqual([[0, 'a0']]);
     const keys = () =>
-      (h.writes.filter((w) => w.verb === 'update nodes').at(-1)?.object as Node).spec?.taints
+      (h.writes.filter((w) => w.verb === 'update nodes').at(-1)?.object as Node | undefined)?.spec?.taints
         ?.filter((t) => t.effect === 'NoExecute')
         .map((t) => t.key);
     expect(keys()).toEqual(['node.kubernetes.io/not-ready']);
