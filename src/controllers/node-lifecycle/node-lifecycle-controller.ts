@@ -1,5 +1,6 @@
 // nodeLifecycleController: kube-controller-manager's node lifecycle controller — unresponsive nodes go Unknown, get the node-controller taints (NoExecute rate-limited per zone), their pods not ready.
 
+import type { Registry } from 'prom-client';
 import {
   asyncScheduler,
   combineLatest,
@@ -35,7 +36,7 @@ import {
   planZoneDisruption,
 } from '../../../operators/controller/node-lifecycle/plan-zone-disruption.ts';
 import { RateLimitedTimedQueue } from '../../../operators/controller/node-lifecycle/rate-limited-timed-queue.ts';
-import { zoneKey } from '../../../operators/controller/node-lifecycle/zone-state.ts';
+import { computeZoneState, zoneKey } from '../../../operators/controller/node-lifecycle/zone-state.ts';
 import { ApiError } from '../../../operators/errors.ts';
 import type { Lease } from '../../../operators/leader-election-record.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
@@ -43,6 +44,7 @@ import type { ApiClient } from '../../../streams/api-client.ts';
 import { LEASES, NODES, PODS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
+import { nodeLifecycleMetrics } from './node-lifecycle-metrics.ts';
 
 /** The controller's name in `--controllers`. */
 export const NODE_LIFECYCLE_CONTROLLER_NAME = 'node-lifecycle-controller';
@@ -75,6 +77,8 @@ export interface NodeLifecycleConfig {
   largeClusterSizeThreshold?: number;
   /** `--unhealthy-zone-threshold`: the not-Ready share that makes a zone PartialDisruption; default 0.55. */
   unhealthyZoneThreshold?: number;
+  /** Where `node_collector_evictions_total{zone}` and the zone gauges are registered, if served. */
+  metricsRegistry?: Registry;
   scheduler?: SchedulerLike;
   logger?: Logger;
 }
@@ -133,7 +137,9 @@ const hasNoExecute = (node: Node, key: string) =>
  * zone is FullDisruption the controller assumes it, not the nodes, is cut off: it removes every NoExecute
  * taint and taints nothing more until a node is Ready again, when it resets every node's probe timestamp.
  * Nodes labelled node.kubernetes.io/exclude-disruption are left out of the zones' states. Events:
- * RegisteredNode, RemovingNode, NodeNotReady. Not done: label reconciliation, the node_collector metrics.
+ * RegisteredNode, RemovingNode, NodeNotReady. Metrics (with `metricsRegistry`): node_collector_evictions_total,
+ * node_collector_zone_health, node_collector_zone_size, node_collector_unhealthy_nodes_in_zone. Not done:
+ * label reconciliation.
  * Passes never overlap; a failed write is retried on the next pass.
  *
  * Teardown: unsubscribing stops the timers and abandons the pass in flight.
@@ -162,6 +168,7 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
   const leases = config.informerFactory.forResource<Lease>(LEASES);
   const pods = config.informerFactory.forResource<Pod>(PODS);
   const record = controllerEventRecorder(client, 'node-controller', logger, () => scheduler.now());
+  const metrics = nodeLifecycleMetrics(config.metricsRegistry);
   const healthByNode = new Map<string, NodeHealth>();
   const retryPods = new Set<string>();
   const knownNodes = new Map<string, Node>();
@@ -325,6 +332,14 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
       zones.set(key, [...(zones.get(key) ?? []), step.currentReady]);
     }
     const plan = planZoneDisruption(zoneStates, zones, rates);
+    for (const [zone, conditions] of zones) {
+      metrics.zone(
+        zone,
+        conditions.length,
+        computeZoneState(conditions, rates.unhealthyZoneThreshold).unhealthy,
+      );
+    }
+    for (const zone of zoneStates.keys()) if (!zones.has(zone)) metrics.zone(zone, 0, 0);
     if (plan.mode === 'enter') {
       logger.info('Controller detected that all Nodes are not-Ready. Entering master disruption mode');
       for (const { node } of checked) {
@@ -377,6 +392,7 @@ export function nodeLifecycleController(config: NodeLifecycleConfig): Observable
           await updateTaints(node, (n) => swapNoExecuteTaint(n.spec?.taints, key, now()));
           tainter.done(value);
           pass.evicted.push(value.value);
+          metrics.evicted(zoneKey(node));
         } catch (error) {
           tainter.retryAt(value, now() + 1);
           pass.errors.push(`node ${value.value}: ${String(error)}`);

@@ -1,4 +1,5 @@
 // nodeLifecycleController's per-zone eviction rates in virtual time: one node per token in a zone down beside a live one, none in a small partially disrupted zone, the secondary rate in a large one, exclusion from disruption checks.
+import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Node } from '../../../../operators/api/core-v1.ts';
 import { EXCLUDE_DISRUPTION_LABEL } from '../../../../src/controllers/node-lifecycle/node-lifecycle-controller.ts';
@@ -42,6 +43,25 @@ describe('nodeLifecycleController per-zone eviction rates (virtual time)', () =>
       'region1:\u0000:zone-b': 'Normal',
     });
     expect(h.passes.flatMap((p) => p.evicted).sort()).toEqual(['a0', 'a1', 'a2']);
+  });
+
+  it('counts evictions and reports each zone in upstream’s node_collector metrics', async () => {
+    const registry = new Registry();
+    h = virtualNodeLifecycle([...names('a', 3).map((n) => node(n, 'zone-a')), node('b0', 'zone-b')], [], {
+      metricsRegistry: registry,
+    });
+    h.alive.add('b0');
+    await h.run(100_000);
+    const values = async (name: string) =>
+      Object.fromEntries(
+        (await registry.getSingleMetric(name)!.get()).values.map((v) => [String(v.labels.zone), v.value]),
+      );
+    const a = 'region1:\u0000:zone-a';
+    const b = 'region1:\u0000:zone-b';
+    expect(await values('node_collector_evictions_total')).toEqual({ [a]: 3 });
+    expect(await values('node_collector_zone_size')).toEqual({ [a]: 3, [b]: 1 });
+    expect(await values('node_collector_unhealthy_nodes_in_zone')).toEqual({ [a]: 3, [b]: 0 });
+    expect(await values('node_collector_zone_health')).toEqual({ [a]: 0, [b]: 100 });
   });
 
   it('--node-eviction-rate 1: one per second', async () => {
