@@ -1,9 +1,9 @@
 // deletableResources: the garbage collector's discovery — the resources it must watch (list, watch and delete), built-in ones the server serves plus every established CustomResourceDefinition.
-import { catchError, defer, firstValueFrom, from, type Observable } from 'rxjs';
+import { catchError, forkJoin, map, type Observable, of, switchMap, take } from 'rxjs';
 import { ApiError } from '../../../operators/errors.ts';
 import type { Logger } from '../../../operators/logger.ts';
 import type { KubeObject } from '../../../operators/types.ts';
-import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
+import type { ApiClient, ApiResourceList, ResourceDescriptor } from '../../../streams/api-client.ts';
 
 /**
  * A resource the collector watches, at its preferred version, with the other versions the server also
@@ -152,12 +152,36 @@ export function crdResources(crds: readonly KubeObject[]): DiscoveredResource[] 
 
 const isNotServed = (e: unknown) => e instanceof ApiError && (e.statusCode === 404 || e.statusCode === 405);
 
+/** Upstream's collector ignores Events (core and events.k8s.io): nothing owns them in a way it must follow. */
+const IGNORED = new Set(['events.', 'events.events.k8s.io']);
+
 /**
- * Discovery over an ApiClient (which has no discovery call): the built-in table, each entry probed once
- * with a one-item metadata list (a resource the server does not serve is left out, and remembered), plus
- * the established CRDs listed at every call, so new custom resources are picked up at the next resync.
- * Aggregated APIs (APIService) are not seen. A probe that fails otherwise than 404 is logged and tried
- * again next round; a failing CRD list keeps the last custom resources found.
+ * The resources of a discovery answer the collector watches: top-level resources that support list, watch
+ * and delete, Events left out.
+ * @param lists each group's preferred version's resources
+ */
+export function gcResourcesFromDiscovery(lists: readonly ApiResourceList[]): DiscoveredResource[] {
+  const out: DiscoveredResource[] = [];
+  for (const list of lists) {
+    const slash = list.groupVersion.indexOf('/');
+    const group = slash < 0 ? '' : list.groupVersion.slice(0, slash);
+    const version = slash < 0 ? list.groupVersion : list.groupVersion.slice(slash + 1);
+    for (const res of list.resources) {
+      if (res.name.includes('/') || IGNORED.has(`${res.name}.${group}`)) continue;
+      if (!['list', 'watch', 'delete'].every((v) => res.verbs.includes(v))) continue;
+      out.push(r(group, version, res.name, res.kind, res.namespaced));
+    }
+  }
+  return out;
+}
+
+/**
+ * The collector's discovery over an ApiClient. With the client's discovery call (kubeApiClient has it):
+ * every group's preferred version, as upstream's `GetDeletableResources`; the group-versions that failed are
+ * logged and left out for this round. Without it (fakes): the built-in table, each entry probed once with a
+ * one-item metadata list (a resource the server does not serve is left out, and remembered). Either way the
+ * established CRDs are listed at every call to know the other versions they serve, so owner references
+ * naming any of them resolve. Cancellable: unsubscribing aborts the requests in flight.
  *
  * @example
  * firstValueFrom(deletableResources(client, logger)()); // [pods, configmaps, ..., crontabs.stable.example.com]
@@ -169,40 +193,62 @@ export function deletableResources(client: ApiClient, logger: Logger): ResourceD
   const served = new Map<string, boolean>();
   let custom: DiscoveredResource[] = [];
   const keyOf = (d: ResourceDescriptor) => `${d.plural}.${d.group}/${d.version}`;
-  const probe = async (d: ResourceDescriptor): Promise<boolean> => {
+  const probe = (d: DiscoveredResource): Observable<DiscoveredResource[]> => {
     const known = served.get(keyOf(d));
-    if (known !== undefined) return known;
-    try {
-      await firstValueFrom(client.list(d, { limit: 1, metadataOnly: true }));
-      served.set(keyOf(d), true);
-      return true;
-    } catch (e) {
-      if (isNotServed(e)) {
-        served.set(keyOf(d), false);
-        return false;
-      }
-      logger.info({ resource: keyOf(d), err: String(e) }, 'failed to discover some groups');
-      return false;
-    }
+    if (known !== undefined) return of(known ? [d] : []);
+    return client.list(d, { limit: 1, metadataOnly: true }).pipe(
+      take(1),
+      map(() => {
+        served.set(keyOf(d), true);
+        return [d];
+      }),
+      catchError((e: unknown) => {
+        if (isNotServed(e)) served.set(keyOf(d), false);
+        else logger.info({ resource: keyOf(d), err: String(e) }, 'failed to discover some groups');
+        return of([]);
+      }),
+    );
+  };
+  const builtIn$ = (): Observable<DiscoveredResource[]> => {
+    const discover = client.serverPreferredResources?.bind(client);
+    if (!discover)
+      return forkJoin(BUILT_IN_DELETABLE_RESOURCES.map(probe)).pipe(map((lists) => lists.flat()));
+    return discover().pipe(
+      take(1),
+      map(({ lists, failed }) => {
+        for (const f of failed)
+          logger.info({ groupVersion: f.groupVersion, err: f.message }, 'failed to discover some groups');
+        const table = new Map(BUILT_IN_DELETABLE_RESOURCES.map((d) => [keyOf(d), d]));
+        return gcResourcesFromDiscovery(lists).map((d) => table.get(keyOf(d)) ?? d);
+      }),
+    );
   };
   return () =>
-    defer(async () => {
-      const builtIn = await Promise.all(
-        BUILT_IN_DELETABLE_RESOURCES.map(async (d) => ((await probe(d)) ? [d] : [])),
-      );
-      if (served.get(keyOf(CRDS))) {
-        try {
-          custom = crdResources((await firstValueFrom(client.list<Crd>(CRDS))).items);
-        } catch (e) {
+    builtIn$().pipe(
+      switchMap((builtIn) => {
+        const crdsServed = builtIn.some((d) => d.group === CRDS.group && d.plural === CRDS.plural);
+        if (!crdsServed) return of({ builtIn, custom: [] as DiscoveredResource[] });
+        return client.list<Crd>(CRDS).pipe(
+          take(1),
+          map((list) => {
+            custom = crdResources(list.items);
+            return { builtIn, custom };
+          }),
           // keep the last known custom resources, so their monitors stay (upstream's partial discovery failure)
-          logger.info({ err: String(e) }, 'failed to discover some groups');
-        }
-      }
-      return [...builtIn.flat(), ...custom];
-    }).pipe(
+          catchError((e: unknown) => {
+            logger.info({ err: String(e) }, 'failed to discover some groups');
+            return of({ builtIn, custom });
+          }),
+        );
+      }),
+      map(({ builtIn, custom }) => {
+        // a custom resource from the CRD list (with its other served versions) replaces discovery's entry
+        const isCustom = new Set(custom.map((d) => `${d.plural}.${d.group}`));
+        return [...builtIn.filter((d) => !isCustom.has(`${d.plural}.${d.group}`)), ...custom];
+      }),
       catchError((e: unknown) => {
         logger.info({ err: String(e) }, 'failed to discover preferred resources');
-        return from([[] as DiscoveredResource[]]);
+        return of([] as DiscoveredResource[]);
       }),
     );
 }
