@@ -20,7 +20,9 @@
 // during the run over completions, by verb; Events on their own client are counted apart. `bound` = the time
 // the controllers' token bucket needs for those writes: (writes − burst) / qps; `× bound` = bound / s, how
 // close the run came to what the limit allows (aim ≥ 0.9). Lifted: the aim is ≥ 200 pods/s. `reconciles/s`
-// = items each work queue processed (workqueue_work_duration_seconds_count{name}) over the run.
+// = items each work queue processed (workqueue_work_duration_seconds_count{name}) over the run. `CPU ms/pod` =
+// this process' CPU time (user + system) during the phase over its pods: the whole plane's cost per pod, which
+// the other processes' load moves far less than the wall-clock rate.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -79,6 +81,8 @@ interface Result {
   reconciles: Record<string, number>;
   /** Controller writes completed in each second of the run. */
   timeline: number[];
+  /** CPU time (user + system, all threads) of the process per pod during the phase: the whole plane's cost. */
+  cpuMsPerPod: number;
   load: string;
 }
 
@@ -248,6 +252,7 @@ async function measure(
     await profiler.post('Profiler.start');
   }
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   let seconds: number;
   try {
     await work();
@@ -262,8 +267,10 @@ async function measure(
     writeFileSync(join(profileDir, file), JSON.stringify(profile));
     profiler.disconnect();
   }
+  const cpu = process.cpuUsage(cpu0);
   const reconciles = minus(await processed(plane.registry), reconcilesBefore);
   return {
+    cpuMsPerPod: (cpu.user + cpu.system) / 1000 / phase.pods,
     scenario: phase.scenario,
     mode: phase.mode,
     pods: phase.pods,
@@ -464,13 +471,14 @@ async function main(): Promise<void> {
       fmt(results[0]!.pods),
       spread(results.map((r) => r.seconds)),
       spread(pps),
+      spread(results.map((r) => r.cpuMsPerPod)),
       spread(perPod, 2),
       lifted ? '–' : spread(bounds),
       lifted ? '–' : spread(ratios, 2),
       aim,
     ]);
   }
-  printTable(['run', 'pods', 's', 'pods/s', 'writes/pod', 'bound s', '× bound', 'aim'], rows);
+  printTable(['run', 'pods', 's', 'pods/s', 'CPU ms/pod', 'writes/pod', 'bound s', '× bound', 'aim'], rows);
   process.stdout.write(`\n${detail.join('\n')}\n`);
 }
 
