@@ -195,6 +195,13 @@ export function withEventsClient(client: ApiClient, events: ApiClient): ApiClien
     patch: (r: ResourceDescriptor, n, p, t, o) => client.patch(r, n, p, t, o),
     delete: (r, n, o) => client.delete(r, n, o),
     bind: (b, o) => client.bind(b, o),
+    // the optional calls too: the namespace controller and the garbage collector need discovery
+    ...(client.deleteCollection && {
+      deleteCollection: (r: ResourceDescriptor, o) => client.deleteCollection!(r, o),
+    }),
+    ...(client.serverPreferredResources && {
+      serverPreferredResources: () => client.serverPreferredResources!(),
+    }),
   };
   EVENTS_CLIENTS.set(routed, events);
   return routed;

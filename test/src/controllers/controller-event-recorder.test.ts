@@ -195,4 +195,19 @@ describe('withEventsClient', () => {
     await flush();
     expect(main.map((c) => c.resource)).toEqual([EVENTS.plural]);
   });
+
+  it('keeps the optional calls of the client it wraps (discovery, deletecollection), and has none the client lacks', async () => {
+    const lists = { lists: [{ groupVersion: 'v1', resources: [] }], failed: [] };
+    const full = {
+      ...fakeClient([]),
+      serverPreferredResources: () => of(lists),
+      deleteCollection: (r: ResourceDescriptor) => of({ kind: 'Status', message: r.plural }),
+    } as unknown as ApiClient;
+    const routed = withEventsClient(full, fakeClient([]));
+    expect(await firstValueFrom(routed.serverPreferredResources!())).toBe(lists);
+    expect(await firstValueFrom(routed.deleteCollection!(PODS))).toMatchObject({ message: 'pods' });
+    const bare = withEventsClient(fakeClient([]), fakeClient([]));
+    expect(bare.serverPreferredResources).toBeUndefined();
+    expect(bare.deleteCollection).toBeUndefined();
+  });
 });

@@ -1,27 +1,8 @@
 // The namespace and serviceaccount controllers end to end: the embedded API server (as kube-apiserver: deletion left to the controller), the controller manager, kube-rx scheduler, simulated kubelets and kubectl.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Subscription } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noopWorkQueueMetrics } from '../../../../operators/work-queue-metrics.ts';
-import { type RunningApiServer, startApiServer } from '../../../../src/apiserver/index.ts';
-import {
-  CONTROLLER_FEATURE_GATES,
-  controllerDescriptors,
-  DEFAULT_TERMINATED_POD_GC_THRESHOLD,
-} from '../../../../src/controller-manager/controller-descriptors.ts';
-import { controllerManager } from '../../../../src/controller-manager/controller-manager.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { namespaceController } from '../../../../src/controllers/namespace/namespace-controller.ts';
-import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
-import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
-import { type KubeApiClient, kubeApiClient } from '../../../../streams/client-node/kube-api-client.ts';
-import {
-  KUBECTL,
-  kubectl,
-  type SchedulerProcess,
-  startSchedulerProcess,
-} from '../../scheduler/scheduler-process.ts';
+import { useControlPlane } from '../../../helpers/control-plane.ts';
+import { KUBECTL } from '../../scheduler/scheduler-process.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
@@ -79,47 +60,13 @@ spec: {size: 3}
 `;
 
 describe.skipIf(!KUBECTL)('namespace and serviceaccount controllers end to end', { timeout: 120_000 }, () => {
-  let server: RunningApiServer;
-  let dir: string;
-  let kubeconfig: string;
-  let scheduler: SchedulerProcess;
-  let client: KubeApiClient;
-  let kubelets: RunningKubelets;
-  let manager: Subscription;
-
-  const ok = async (args: string[], input?: string) => {
-    const r = await kubectl(kubeconfig, args, input);
-    expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
-    return r.stdout;
-  };
-  const get = async (args: string[]) => (await kubectl(kubeconfig, ['get', ...args])).stdout.trim();
-
-  beforeAll(async () => {
-    server = await startApiServer();
-    dir = mkdtempSync(join(tmpdir(), 'kube-rx-ns-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    await server.writeKubeconfig(kubeconfig);
-    client = kubeApiClient({
-      kubeConfig: { from: 'string', yaml: server.kubeconfig },
-      qps: Number.POSITIVE_INFINITY,
-    });
-    kubelets = await runKubelets({
-      client,
-      nodeName: 'sim',
-      config: defaultKubeletConfiguration(),
-      runtime: 'simulated',
-      simulatedNodes: 2,
-      rootDir: join(dir, 'kubelet'),
-    });
-    scheduler = await startSchedulerProcess([
-      '--kubeconfig',
-      kubeconfig,
-      '--leader-elect=false',
-      '--secure-port',
-      '0',
-    ]);
-    // upstream's controllers, the namespace controller with a shorter wait before each pass (upstream: 5 s)
-    const descriptors = controllerDescriptors([
+  const plane = useControlPlane({
+    controllerManager: [
+      ...['--leader-elect=false', '--kube-api-qps', '1000', '--kube-api-burst', '1000'],
+      ...['--controllers', 'namespace,serviceaccount,replicaset,deployment'],
+    ],
+    // upstream's namespace controller with a shorter wait before each pass (upstream: 5 s)
+    controllers: [
       {
         name: 'namespace-controller',
         aliases: [],
@@ -132,34 +79,19 @@ describe.skipIf(!KUBECTL)('namespace and serviceaccount controllers end to end',
             logger: ctx.logger,
           }),
       },
-    ]);
-    manager = controllerManager({
-      client,
-      descriptors,
-      controllers: [
-        'namespace-controller',
-        'serviceaccount-controller',
-        'replicaset-controller',
-        'deployment-controller',
-      ],
-      options: {
-        concurrency: {},
-        terminatedPodGCThreshold: DEFAULT_TERMINATED_POD_GC_THRESHOLD,
-        featureGates: CONTROLLER_FEATURE_GATES,
-      },
-      workQueueMetrics: noopWorkQueueMetrics,
-    }).subscribe();
+    ],
+  });
+  const kubectl = (args: string[], input?: string) => plane.kubectl(args, input);
+  const ok = async (args: string[], input?: string) => {
+    const r = await kubectl(args, input);
+    expect(r.stderr, `kubectl ${args.join(' ')}`).toBe('');
+    return r.stdout;
+  };
+  const get = async (args: string[]) => (await kubectl(['get', ...args])).stdout.trim();
+
+  beforeAll(async () => {
     await ok(['apply', '-f', '-'], CRD);
     await ok(['wait', '--for=condition=established', 'crd/widgets.example.com', '--timeout=30s']);
-  });
-
-  afterAll(async () => {
-    manager?.unsubscribe();
-    await kubelets?.stop();
-    expect(await scheduler?.stop()).toBe(0);
-    client?.close();
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('a new namespace gets a default ServiceAccount, and a deleted one comes back', async () => {
@@ -194,12 +126,12 @@ describe.skipIf(!KUBECTL)('namespace and serviceaccount controllers end to end',
       );
       expect(phases).toEqual(['Running', 'Running', 'Running', 'Running']);
     }, 60_000);
-    const d = await kubectl(kubeconfig, ['delete', 'namespace', 'team', '--wait=false']);
+    const d = await kubectl(['delete', 'namespace', 'team', '--wait=false']);
     expect(d.stdout).toContain('namespace "team" deleted');
     expect(await get(['namespace', 'team', '-o', 'jsonpath={.status.phase}'])).toBe('Terminating');
-    const refused = await kubectl(kubeconfig, ['create', 'configmap', 'late', '-n', 'team']);
+    const refused = await kubectl(['create', 'configmap', 'late', '-n', 'team']);
     expect(refused.stderr).toContain('because it is being terminated');
-    const waited = await kubectl(kubeconfig, ['wait', '--for=delete', 'namespace/team', '--timeout=60s']);
+    const waited = await kubectl(['wait', '--for=delete', 'namespace/team', '--timeout=60s']);
     expect(waited.code, waited.stderr).toBe(0);
     for (const kind of ['pods', 'configmaps', 'deployments', 'replicasets', 'widgets']) {
       expect(await get([kind, '-n', 'team', '-o', 'name']), kind).toBe('');
@@ -214,7 +146,7 @@ describe.skipIf(!KUBECTL)('namespace and serviceaccount controllers end to end',
       'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: keep, namespace: held, finalizers: [example.com/hold]}\n',
     );
     await ok(['create', 'configmap', 'free', '-n', 'held']);
-    await kubectl(kubeconfig, ['delete', 'namespace', 'held', '--wait=false']);
+    await kubectl(['delete', 'namespace', 'held', '--wait=false']);
     const condition = `jsonpath={.status.conditions[?(@.type=="NamespaceFinalizersRemaining")]}`;
     const held = await waitFor(async () => {
       const c = JSON.parse((await get(['namespace', 'held', '-o', condition])) || '{}');
@@ -238,7 +170,7 @@ describe.skipIf(!KUBECTL)('namespace and serviceaccount controllers end to end',
       '-p',
       '[{"op":"remove","path":"/metadata/finalizers"}]',
     ]);
-    const waited = await kubectl(kubeconfig, ['wait', '--for=delete', 'namespace/held', '--timeout=60s']);
+    const waited = await kubectl(['wait', '--for=delete', 'namespace/held', '--timeout=60s']);
     expect(waited.code, waited.stderr).toBe(0);
   });
 });
