@@ -279,10 +279,76 @@ export { controllerDescriptors, knownControllerNames } from './controller-manage
 export { type ControllerManagerConfig, controllerManager } from './controller-manager/controller-manager.ts';
 export { type ControllerManagerEvent, startControllers } from './controller-manager/start-controllers.ts';
 export {
+  CRON_JOB_CONTROLLER_NAME,
+  type CronJobControllerConfig,
+  cronJobController,
+} from './controllers/cronjob/cron-job-controller.ts';
+export {
+  type DeploymentControllerConfig,
+  deploymentController,
+} from './controllers/deployment/deployment-controller.ts';
+export {
+  type DiscoveredResource,
+  deletableResources as garbageCollectorDiscovery,
+  type ResourceDiscovery,
+} from './controllers/garbage-collector/deletable-resources.ts';
+export {
+  type GarbageCollectorConfig,
+  garbageCollectorController,
+} from './controllers/garbage-collector/garbage-collector-controller.ts';
+export {
+  JOB_CONTROLLER_NAME,
+  type JobControllerConfig,
+  jobController,
+} from './controllers/job/job-controller.ts';
+export {
+  NAMESPACE_CONTROLLER_NAME,
+  type NamespaceControllerConfig,
+  namespaceController,
+} from './controllers/namespace/namespace-controller.ts';
+export {
+  type NamespacedResourcesDeleterConfig,
+  namespacedResourcesDeleter,
+} from './controllers/namespace/namespaced-resources-deleter.ts';
+export {
+  NODE_LIFECYCLE_CONTROLLER_NAME,
+  type NodeLifecycleConfig,
+  nodeLifecycleController,
+} from './controllers/node-lifecycle/node-lifecycle-controller.ts';
+export {
+  POD_GC_CONTROLLER_NAME,
+  type PodGCConfig,
+  podGCController,
+} from './controllers/pod-gc/pod-gc-controller.ts';
+export {
+  type ReplicaSetControllerConfig,
+  replicaSetController,
+} from './controllers/replicaset/replica-set-controller.ts';
+export {
   ROOT_CA_CERT_PUBLISHER_CONTROLLER_NAME,
   type RootCACertPublisherConfig,
   rootCACertPublisher,
 } from './controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
+export {
+  SERVICE_ACCOUNT_CONTROLLER_NAME,
+  type ServiceAccountsControllerConfig,
+  serviceAccountsController,
+} from './controllers/serviceaccount/serviceaccounts-controller.ts';
+export {
+  TAINT_EVICTION_CONTROLLER_NAME,
+  type TaintEvictionConfig,
+  taintEvictionController,
+} from './controllers/taint-eviction/taint-eviction-controller.ts';
+export {
+  TTL_CONTROLLER_NAME,
+  type TtlControllerConfig,
+  ttlController,
+} from './controllers/ttl/ttl-controller.ts';
+export {
+  TTL_AFTER_FINISHED_CONTROLLER_NAME,
+  type TTLAfterFinishedControllerConfig,
+  ttlAfterFinishedController,
+} from './controllers/ttl-after-finished/ttl-after-finished-controller.ts';
 export { dropManagedFields } from './informers/drop-managed-fields.ts';
 export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';
 export {

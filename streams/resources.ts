@@ -13,6 +13,7 @@ export const EVENTS = resource('', 'v1', 'events', 'Event', true);
 export const CONFIG_MAPS = resource('', 'v1', 'configmaps', 'ConfigMap', true);
 export const SECRETS = resource('', 'v1', 'secrets', 'Secret', true);
 export const SERVICES = resource('', 'v1', 'services', 'Service', true);
+export const SERVICE_ACCOUNTS = resource('', 'v1', 'serviceaccounts', 'ServiceAccount', true);
 export const PERSISTENT_VOLUME_CLAIMS = resource(
   '',
   'v1',

@@ -16,20 +16,12 @@ import { type ReconcileOutcome, reconcileWith } from '../../../operators/reconci
 import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
-import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
-import { NAMESPACES } from '../../../streams/resources.ts';
+import type { ApiClient } from '../../../streams/api-client.ts';
+import { NAMESPACES, SERVICE_ACCOUNTS } from '../../../streams/resources.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 
 /** The controller's name in `--controllers`. */
 export const SERVICE_ACCOUNT_CONTROLLER_NAME = 'serviceaccount-controller';
-/** core/v1 serviceaccounts. */
-export const SERVICE_ACCOUNTS: ResourceDescriptor = Object.freeze({
-  group: '',
-  version: 'v1',
-  plural: 'serviceaccounts',
-  kind: 'ServiceAccount',
-  namespaced: true,
-});
 
 /** Settings of {@link serviceAccountsController}. */
 export interface ServiceAccountsControllerConfig {

@@ -2,8 +2,7 @@
 import { firstValueFrom } from 'rxjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
-import { SERVICE_ACCOUNTS } from '../../../../src/controllers/serviceaccount/serviceaccounts-controller.ts';
-import { NAMESPACES, PODS } from '../../../../streams/resources.ts';
+import { NAMESPACES, PODS, SERVICE_ACCOUNTS } from '../../../../streams/resources.ts';
 import { KUBECTL, kubectlRunner } from '../../../helpers/kubectl.ts';
 import { waitForPod } from '../../kubelet/kubelet-fixture.ts';
 import { useServingKubelet } from '../../kubelet/server/serving-kubelet.ts';
