@@ -64,7 +64,7 @@ describe('pods/eviction', () => {
       details: {
         causes: [
           {
-            type: 'DisruptionBudget',
+            reason: 'DisruptionBudget',
             message: 'The disruption budget web needs 1 healthy pods and has 1 currently',
           },
         ],
