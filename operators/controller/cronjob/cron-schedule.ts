@@ -313,3 +313,13 @@ export function parseCronSchedule(spec: string, timeZone?: string): CronSchedule
     throw error;
   }
 }
+
+/**
+ * Why the API server refuses a schedule, in the standard parser's words, or undefined when it parses (the
+ * zone of a `TZ=` prefix included; the CronJob's `spec.timeZone` is validated on its own).
+ * @param spec the schedule text
+ */
+export function cronScheduleProblem(spec: string): string | undefined {
+  const parsed = parseCronSchedule(spec, 'UTC');
+  return parsed.ok ? undefined : parsed.error;
+}

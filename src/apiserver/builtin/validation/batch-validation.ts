@@ -1,7 +1,7 @@
 // BATCH_VALIDATORS: Jobs and CronJobs as upstream's batch validation checks them, on create and on update.
+import { cronScheduleProblem } from '../../../../operators/controller/cronjob/cron-schedule.ts';
 import type { StatusCause } from '../../api-status.ts';
 import type { KindValidator } from '../builtin-validation.ts';
-import { cronScheduleProblem } from './cron-schedule.ts';
 import { fieldError } from './field-error.ts';
 import { validateJobSpec } from './job-spec-validation.ts';
 import { type Obj, shape } from './json-shape.ts';

@@ -1,6 +1,6 @@
 // The standard 5-field cron parser's verdicts, with cases from robfig/cron's parser tests as kube-apiserver uses it.
 import { describe, expect, it } from 'vitest';
-import { cronScheduleProblem } from '../../../../../src/apiserver/builtin/validation/cron-schedule.ts';
+import { cronScheduleProblem } from '../../../../operators/controller/cronjob/cron-schedule.ts';
 
 describe('cronScheduleProblem', () => {
   it.each([
