@@ -349,6 +349,7 @@ export {
   type TTLAfterFinishedControllerConfig,
   ttlAfterFinishedController,
 } from './controllers/ttl-after-finished/ttl-after-finished-controller.ts';
+export { cachesSynced, type HasSyncedSource } from './informers/caches-synced.ts';
 export { dropManagedFields } from './informers/drop-managed-fields.ts';
 export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';
 export {
@@ -372,11 +373,7 @@ export {
   type SharedInformerConfig,
   sharedInformer,
 } from './informers/shared-informer.ts';
-export {
-  type HasSyncedSource,
-  type WaitForCacheSyncOptions,
-  waitForCacheSync,
-} from './informers/wait-for-cache-sync.ts';
+export { type WaitForCacheSyncOptions, waitForCacheSync } from './informers/wait-for-cache-sync.ts';
 export { type Kubelet, type KubeletOptions, startKubelet } from './kubelet/kubelet.ts';
 export { loadKubeletConfiguration, parseKubeletConfiguration } from './kubelet/kubelet-configuration.ts';
 export { kubeletPodConfig } from './kubelet/kubelet-pod-config.ts';

@@ -14,6 +14,7 @@ export { reflectorMemory } from '../../streams/list-watch-state.ts';
 export * from '../../streams/resources.ts';
 export { createLogger } from '../logging/logger.ts';
 export { type ReflectorMetrics, reflectorMetrics } from '../metrics/reflector-metrics.ts';
+export { cachesSynced } from './caches-synced.ts';
 export { dropManagedFields } from './drop-managed-fields.ts';
 export type { EventHandler } from './event-handler.ts';
 export {

@@ -1,38 +1,14 @@
 // waitForCacheSync: resolves true once every informer or handler registration has synced, false if aborted first.
-import {
-  asyncScheduler,
-  combineLatest,
-  distinctUntilChanged,
-  filter,
-  interval,
-  map,
-  type Observable,
-  type SchedulerLike,
-  startWith,
-  take,
-} from 'rxjs';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { cachesSynced, type HasSyncedSource } from './caches-synced.ts';
 
-/** Anything whose has-synced state can be awaited: an informer, a handler registration, or a function (polled). */
-export type HasSyncedSource = { readonly hasSynced$: Observable<boolean> } | (() => boolean);
+export type { HasSyncedSource };
 
 /** Options of {@link waitForCacheSync} beyond the signal. */
 export interface WaitForCacheSyncOptions {
   signal?: AbortSignal;
   /** Clock for polling functions (every 100 ms, as client-go); default `asyncScheduler`. */
   scheduler?: SchedulerLike;
-}
-
-const POLL_MS = 100;
-
-function synced$(source: HasSyncedSource, scheduler: SchedulerLike): Observable<boolean> {
-  if (typeof source === 'function') {
-    return interval(POLL_MS, scheduler).pipe(
-      startWith(0),
-      map(() => source()),
-      distinctUntilChanged(),
-    );
-  }
-  return source.hasSynced$;
 }
 
 /**
@@ -66,18 +42,11 @@ export function waitForCacheSync(
       resolve(value);
     };
     const onAbort = () => finish(false);
-    const all$ =
-      sources.length === 0
-        ? undefined
-        : combineLatest(sources.map((s) => synced$(s, scheduler))).pipe(
-            map((states) => states.every(Boolean)),
-            filter(Boolean),
-            take(1),
-          );
-    if (!all$) {
+    if (sources.length === 0) {
       finish(true);
       return;
     }
+    const all$ = cachesSynced({ scheduler }, ...sources);
     sub = all$.subscribe({ next: () => finish(true) });
     if (done) {
       sub.unsubscribe();

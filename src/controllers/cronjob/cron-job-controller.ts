@@ -1,14 +1,5 @@
 // cronJobController: kube-controller-manager's cronjob controller (v2) — CronJob and Job informers, a work queue, syncCronJob, status writes, requeues at the next start time.
-import {
-  asyncScheduler,
-  combineLatest,
-  first,
-  firstValueFrom,
-  NEVER,
-  Observable,
-  type SchedulerLike,
-  switchMap,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike, switchMap } from 'rxjs';
 import { getControllerOf } from '../../../operators/controller/controller-ref.ts';
 import { cleanupFinishedJobs } from '../../../operators/controller/cronjob/cleanup-finished-jobs.ts';
 import type { CronJobControl } from '../../../operators/controller/cronjob/cron-job-control.ts';
@@ -26,6 +17,7 @@ import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { CRON_JOBS, JOBS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
 import { cronJobMetrics } from './cron-job-metrics.ts';
@@ -189,9 +181,8 @@ export function cronJobController(config: CronJobControllerConfig): Observable<R
     };
 
     // workers start once both caches have synced (upstream's WaitForNamedCacheSync)
-    const sub = combineLatest([cronJobs.hasSynced$, jobs.hasSynced$])
+    const sub = cachesSynced(cronJobs, jobs)
       .pipe(
-        first(([a, b]) => a && b),
         switchMap(() =>
           NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
         ),

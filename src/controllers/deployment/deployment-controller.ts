@@ -1,14 +1,5 @@
 // deploymentController: kube-controller-manager's deployment controller — Deployment, ReplicaSet and pod informers, the `deployment` work queue, claim, rollouts, Events and status.
-import {
-  asyncScheduler,
-  combineLatest,
-  first,
-  firstValueFrom,
-  NEVER,
-  Observable,
-  type SchedulerLike,
-  switchMap,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike, switchMap } from 'rxjs';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import {
   adoptPatch,
@@ -43,6 +34,7 @@ import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { DEPLOYMENTS, PODS, REPLICA_SETS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
 
@@ -356,9 +348,8 @@ export function deploymentController(
     };
 
     // workers start once the three caches have synced (upstream's WaitForNamedCacheSync)
-    const sub = combineLatest([deployments.hasSynced$, replicaSets.hasSynced$, pods.hasSynced$])
+    const sub = cachesSynced(deployments, replicaSets, pods)
       .pipe(
-        first((synced) => synced.every(Boolean)),
         switchMap(() =>
           NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
         ),

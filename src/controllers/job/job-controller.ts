@@ -1,15 +1,6 @@
 // jobController: kube-controller-manager's job controller — Job and Pod informers, a work queue, and the sync of operators/controller/job.
 import type { Registry } from 'prom-client';
-import {
-  asyncScheduler,
-  combineLatest,
-  first,
-  firstValueFrom,
-  NEVER,
-  Observable,
-  type SchedulerLike,
-  switchMap,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike, switchMap } from 'rxjs';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { UIDTrackingControllerExpectations } from '../../../operators/controller/controller-expectations.ts';
 import {
@@ -41,6 +32,7 @@ import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { JOBS, PODS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
 import { jobMetrics } from './job-metrics.ts';
@@ -425,9 +417,8 @@ export function jobController(config: JobControllerConfig): Observable<Reconcile
 
     // workers start once both caches have synced (upstream's WaitForNamedCacheSync): a sync on an empty pod
     // cache would create a second set of pods for every running job
-    const sub = combineLatest([jobs.hasSynced$, pods.hasSynced$])
+    const sub = cachesSynced(jobs, pods)
       .pipe(
-        first(([a, b]) => a && b),
         switchMap(() =>
           NEVER.pipe(
             reconcileWith<string>(syncJob, { queue, workers: config.workers ?? 5, scheduler, logger }),

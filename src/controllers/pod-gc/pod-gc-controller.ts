@@ -5,10 +5,7 @@ import type * as PromClient from 'prom-client';
 import type { Counter, Registry } from 'prom-client';
 import {
   asyncScheduler,
-  combineLatest,
   exhaustMap,
-  filter,
-  first,
   firstValueFrom,
   type Observable,
   type SchedulerLike,
@@ -25,6 +22,7 @@ import { ApiError } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { NODES, PODS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 
 /** The controller's name in `--controllers`. */
@@ -164,9 +162,7 @@ export function podGCController(config: PodGCConfig): Observable<PodGCPass> {
   };
 
   logger.info('Starting GC controller');
-  return combineLatest([pods.hasSynced$, nodes.hasSynced$]).pipe(
-    filter(([a, b]) => a && b),
-    first(),
+  return cachesSynced(pods, nodes).pipe(
     switchMap(() => timer(0, period, scheduler)),
     exhaustMap(() => pass()),
   );

@@ -1,14 +1,5 @@
 // replicaSetController: kube-controller-manager's replicaset (and replicationcontroller) controller — owner and pod informers, a work queue, expectations, claim, create/delete, status.
-import {
-  asyncScheduler,
-  combineLatest,
-  first,
-  firstValueFrom,
-  NEVER,
-  Observable,
-  type SchedulerLike,
-  switchMap,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike, switchMap } from 'rxjs';
 import type { Pod } from '../../../operators/api/core-v1.ts';
 import { UIDTrackingControllerExpectations } from '../../../operators/controller/controller-expectations.ts';
 import {
@@ -41,6 +32,7 @@ import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { PODS, REPLICA_SETS, REPLICATION_CONTROLLERS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
 
@@ -392,9 +384,8 @@ export function replicaSetController(
 
     // workers start once both caches have synced (upstream's WaitForNamedCacheSync): a sync on an empty pod
     // cache would create a second set of pods for every existing owner
-    const sub = combineLatest([owners.hasSynced$, pods.hasSynced$])
+    const sub = cachesSynced(owners, pods)
       .pipe(
-        first(([a, b]) => a && b),
         switchMap(() =>
           NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
         ),

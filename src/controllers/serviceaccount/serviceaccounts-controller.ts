@@ -1,14 +1,5 @@
 // serviceAccountsController: kube-controller-manager's serviceaccount controller — a `default` ServiceAccount in every active namespace.
-import {
-  asyncScheduler,
-  combineLatest,
-  first,
-  firstValueFrom,
-  NEVER,
-  type Observable,
-  type SchedulerLike,
-  switchMap,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, NEVER, type Observable, type SchedulerLike, switchMap } from 'rxjs';
 import type { Namespace } from '../../../operators/controller/namespace/namespace-types.ts';
 import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
@@ -18,6 +9,7 @@ import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { NAMESPACES, SERVICE_ACCOUNTS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 
 /** The controller's name in `--controllers`. */
@@ -104,8 +96,7 @@ export function serviceAccountsController(
   };
 
   logger.info({ controller: SERVICE_ACCOUNT_CONTROLLER_NAME }, 'Starting controller');
-  return combineLatest([namespaces.hasSynced$, accounts.hasSynced$]).pipe(
-    first(([a, b]) => a && b),
+  return cachesSynced(namespaces, accounts).pipe(
     switchMap(() =>
       NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 1, scheduler, logger })),
     ),

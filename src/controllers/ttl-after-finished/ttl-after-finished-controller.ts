@@ -1,13 +1,5 @@
 // ttlAfterFinishedController: kube-controller-manager's ttl-after-finished controller — deletes finished Jobs once their ttlSecondsAfterFinished has passed.
-import {
-  asyncScheduler,
-  first,
-  firstValueFrom,
-  NEVER,
-  Observable,
-  type SchedulerLike,
-  switchMap,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, NEVER, Observable, type SchedulerLike, switchMap } from 'rxjs';
 import { jobTTLState } from '../../../operators/controller/job/job-ttl.ts';
 import type { Job } from '../../../operators/controller/job/job-types.ts';
 import { ApiError } from '../../../operators/errors.ts';
@@ -17,6 +9,7 @@ import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
 import { JOBS } from '../../../streams/resources.ts';
+import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 
 /** The controller's name in `--controllers`. */
@@ -109,9 +102,8 @@ export function ttlAfterFinishedController(
     };
 
     // workers start once the job cache has synced (upstream's WaitForNamedCacheSync)
-    const sub = jobs.hasSynced$
+    const sub = cachesSynced(jobs)
       .pipe(
-        first((synced) => synced),
         switchMap(() =>
           NEVER.pipe(reconcileWith<string>(sync, { queue, workers: config.workers ?? 5, scheduler, logger })),
         ),
