@@ -143,21 +143,6 @@ export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
     ];
   },
   'node.k8s.io/runtimeclasses': immutable(['handler'], (f) => invalidValue(f, f, 'field is immutable')),
-  persistentvolumeclaims: (o) => {
-    const spec = obj(o.spec);
-    const out: StatusCause[] = [];
-    if (
-      obj(obj(spec.resources).requests).storage === undefined &&
-      empty(spec.dataSource) &&
-      empty(spec.dataSourceRef)
-    )
-      out.push(required('spec.resources[storage]'));
-    for (const [i, m] of list(spec.accessModes).entries()) {
-      const modes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
-      if (!modes.includes(String(m))) out.push(notSupported(`spec.accessModes[${i}]`, m, modes));
-    }
-    return out;
-  },
   'autoscaling/horizontalpodautoscalers': (o) => {
     const spec = obj(o.spec);
     const out: StatusCause[] = [];

@@ -1,4 +1,4 @@
-// CORE_VALIDATORS: the core/v1 kinds' field rules (Pods, Services, ConfigMaps, Secrets, Nodes, and pod templates in RCs and PodTemplates).
+// CORE_VALIDATORS: the core/v1 kinds' field rules (Pods, Services, ConfigMaps, Secrets, Nodes, PersistentVolumes and claims, and pod templates in RCs and PodTemplates).
 import type { KindValidator } from '../builtin-validation.ts';
 import { validateConfigData } from './config-data-validation.ts';
 import { validateNode } from './core-node-validation.ts';
@@ -6,6 +6,8 @@ import { validatePod } from './core-pod-validation.ts';
 import { validateService } from './core-service-validation.ts';
 import { fieldError } from './field-error.ts';
 import { type Obj, shape } from './json-shape.ts';
+import { validatePersistentVolumeClaim } from './persistent-volume-claim-validation.ts';
+import { validatePersistentVolume } from './persistent-volume-validation.ts';
 import { validatePodTemplate } from './pod-template-validation.ts';
 
 /** The core/v1 rules, by resource id. */
@@ -15,6 +17,8 @@ export const CORE_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   configmaps: validateConfigData('ConfigMap'),
   secrets: validateConfigData('Secret'),
   nodes: (o) => validateNode(o),
+  persistentvolumes: validatePersistentVolume,
+  persistentvolumeclaims: validatePersistentVolumeClaim,
   podtemplates: (o) => validatePodTemplate((o as Obj).template, 'template', { names: true }),
   replicationcontrollers: (o) => {
     const spec = shape.obj((o as Obj).spec);

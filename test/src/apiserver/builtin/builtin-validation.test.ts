@@ -109,7 +109,7 @@ describe('built-in kind validation', () => {
       },
       [
         {
-          field: 'spec.accessModes[0]',
+          field: 'spec.accessModes',
           message:
             'Unsupported value: "Everyone": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
         },
