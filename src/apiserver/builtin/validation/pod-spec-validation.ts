@@ -6,8 +6,10 @@ import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
 import { type Obj, shape } from './json-shape.ts';
 import { validateLabels } from './labels-validation.ts';
+import { validatePodOS } from './pod-os-validation.ts';
 import { validateSchedulingConstraints } from './scheduling-constraints-validation.ts';
 import { validateSecurityContext } from './security-context-validation.ts';
+import { validateSysctls } from './sysctls-validation.ts';
 import { validateVolumes } from './volume-validation.ts';
 
 const MAX_INT32 = 2147483647;
@@ -82,7 +84,7 @@ function dnsConfigCauses(spec: Obj, path: string): StatusCause[] {
  * The spec of a pod: volumes, containers and init containers (see `validateContainers`), the names it
  * refers to (service account, node, priority class: DNS subdomains; hostname and subdomain: DNS labels),
  * activeDeadlineSeconds in 1..2^31-1, the node selector's labels, `dnsConfig` under dnsPolicy None,
- * tolerations, topology spread and affinity.
+ * tolerations, topology spread and affinity, sysctls and the fields the pod's `os` forbids.
  * @param spec the pod spec
  * @param path its field path: `spec`, or `spec.template.spec` in a workload
  * @param options see PodSpecOptions
@@ -136,6 +138,8 @@ export function validatePodSpec(spec: unknown, path: string, options: PodSpecOpt
   out.push(...dnsConfigCauses(s, `${path}.dnsConfig`));
   out.push(...validateSchedulingConstraints(s, path));
   out.push(...validateSecurityContext('pod', s.securityContext, `${path}.securityContext`, s));
+  out.push(...validateSysctls(shape.obj(s.securityContext).sysctls, `${path}.securityContext.sysctls`, s));
+  out.push(...validatePodOS(s, path));
   const gates = shape.list(s.schedulingGates);
   gates.forEach((gate, i) => {
     const name = shape.str(gate.name) ?? '';

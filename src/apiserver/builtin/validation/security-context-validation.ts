@@ -1,5 +1,6 @@
 // validateSecurityContext: a pod's or container's securityContext as upstream checks it (user and group ids, seccomp, escalation).
 import type { StatusCause } from '../../api-status.ts';
+import { validateAppArmorProfile } from './app-armor-profile-validation.ts';
 import { fieldError } from './field-error.ts';
 import { filePathCauses } from './file-path-rules.ts';
 import { type Obj, shape } from './json-shape.ts';
@@ -56,6 +57,7 @@ function podCauses(sc: Obj, path: string, spec: Obj): StatusCause[] {
   if (policy !== undefined && policy !== null && policy !== 'OnRootMismatch' && policy !== 'Always')
     out.push(fieldError.notSupported(`${path}.fsGroupChangePolicy`, policy, ['OnRootMismatch', 'Always']));
   out.push(...seccompCauses(sc.seccompProfile, `${path}.seccompProfile`));
+  out.push(...validateAppArmorProfile(sc.appArmorProfile, `${path}.appArmorProfile`));
   return out;
 }
 
@@ -68,6 +70,7 @@ function containerCauses(sc: Obj, path: string): StatusCause[] {
   if (procMount !== undefined && procMount !== null && procMount !== 'Default' && procMount !== 'Unmasked')
     out.push(fieldError.notSupported(`${path}.procMount`, procMount, ['Default', 'Unmasked']));
   out.push(...seccompCauses(sc.seccompProfile, `${path}.seccompProfile`));
+  out.push(...validateAppArmorProfile(sc.appArmorProfile, `${path}.appArmorProfile`));
   if (sc.allowPrivilegeEscalation === false) {
     if (sc.privileged === true)
       out.push(
@@ -92,7 +95,7 @@ function containerCauses(sc: Obj, path: string): StatusCause[] {
 
 /**
  * A securityContext: user and group ids in 0..2^31-1, a seccomp profile of a known type (a relative
- * localhost path only for Localhost); for pods, fsGroupChangePolicy and no shared process namespace
+ * localhost path only for Localhost), an AppArmor profile (see `validateAppArmorProfile`); for pods, fsGroupChangePolicy and no shared process namespace
  * with hostPID; for containers, procMount, and no privileged container or CAP_SYS_ADMIN without
  * privilege escalation.
  * @param kind whose context
