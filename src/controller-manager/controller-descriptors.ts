@@ -152,6 +152,19 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       ...(ctx.options.nodeStartupGracePeriodMs
         ? { nodeStartupGracePeriodMs: ctx.options.nodeStartupGracePeriodMs }
         : {}),
+      ...(ctx.options.nodeEvictionRate !== undefined
+        ? { nodeEvictionRate: ctx.options.nodeEvictionRate }
+        : {}),
+      ...(ctx.options.secondaryNodeEvictionRate !== undefined
+        ? { secondaryNodeEvictionRate: ctx.options.secondaryNodeEvictionRate }
+        : {}),
+      ...(ctx.options.largeClusterSizeThreshold !== undefined
+        ? { largeClusterSizeThreshold: ctx.options.largeClusterSizeThreshold }
+        : {}),
+      ...(ctx.options.unhealthyZoneThreshold !== undefined
+        ? { unhealthyZoneThreshold: ctx.options.unhealthyZoneThreshold }
+        : {}),
+      ...(ctx.metricsRegistry ? { metricsRegistry: ctx.metricsRegistry } : {}),
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),

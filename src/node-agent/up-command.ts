@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { Logger } from '../../operators/logger.ts';
+import { kubeApiClient } from '../../streams/client-node/kube-api-client.ts';
 import { addEtcdFlags, type EtcdFlags, etcdOptions } from '../apiserver/etcd-flags.ts';
 import { KNOWN_FEATURE_GATES } from '../apiserver/index.ts';
 import { featureGatesFlag, portFlag, positiveNumberFlag } from '../cli/flag-parsers.ts';
@@ -13,6 +14,7 @@ import {
   DEFAULT_TERMINATED_POD_GC_THRESHOLD,
 } from '../controller-manager/controller-descriptors.ts';
 import { controllerManager } from '../controller-manager/controller-manager.ts';
+import { withEventsClient } from '../controllers/controller-event-recorder.ts';
 import { rootCAFromKubeconfig } from '../controllers/root-ca-cert-publisher/root-ca-from-kubeconfig.ts';
 import { parseGoDuration } from '../kubelet/go-duration.ts';
 import { addPodSourceOptions, type PodSourceFlags, podSourceOptions } from '../kubelet/pod-source-flags.ts';
@@ -137,9 +139,18 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
         // the controller manager, for the embedded API server only (a cluster has its own); one process,
         // so no leader election, as the scheduler here
         const embedded = !flags.kubeconfig && !flags.inCluster && agent.kubeconfig;
-        const controllers = embedded
+        // Events on a client of their own, as upstream's broadcaster: they never spend the controllers' qps
+        const eventsClient = embedded
+          ? kubeApiClient({
+              kubeConfig: { from: 'file', path: agent.kubeconfig as string },
+              ...(flags.kubeApiQps ? { qps: flags.kubeApiQps } : {}),
+              ...(flags.kubeApiBurst ? { burst: flags.kubeApiBurst } : {}),
+              logger,
+            })
+          : undefined;
+        const controllers = eventsClient
           ? controllerManager({
-              client: agent.client,
+              client: withEventsClient(agent.client, eventsClient),
               descriptors: controllerDescriptors(),
               options: {
                 concurrency: CONCURRENCY_FLAGS,
@@ -169,6 +180,7 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
         );
         await requested;
         controllers?.unsubscribe();
+        eventsClient?.close();
         await agent.stop(grace);
       } finally {
         dispose();

@@ -14,6 +14,7 @@ import { kubeApiClient } from '../../../../streams/client-node/kube-api-client.t
 import { EVENTS, NODES, PODS } from '../../../../streams/resources.ts';
 import {
   type RunningControllerManager,
+  secureGet,
   startControllerManager,
 } from '../../../helpers/controller-manager.ts';
 import { type EmbeddedCluster, embeddedCluster } from '../../../helpers/embedded-cluster.ts';
@@ -154,5 +155,11 @@ describe('a node whose kubelet stops', { timeout: 90_000 }, () => {
     }
     const stays = await firstValueFrom(api.get<Node & KubeObject>(NODES, 'stays'));
     expect(stays.spec?.taints ?? []).toEqual([]);
+
+    // upstream's node_collector metrics on the controller manager's /metrics: one zone of two nodes, one tainted
+    const token = /token: (\S+)/.exec(cluster.server.kubeconfig)?.[1] ?? '';
+    const metrics = (await secureGet(`https://127.0.0.1:${manager.securePort}/metrics`, token)).body;
+    expect(metrics).toMatch(/node_collector_zone_size\{zone="[^"]*"\} 2/);
+    expect(metrics).toMatch(/node_collector_evictions_total\{zone="[^"]*"\} 1/);
   });
 });
