@@ -278,6 +278,7 @@ export type {
 export { controllerDescriptors, knownControllerNames } from './controller-manager/controller-descriptors.ts';
 export { type ControllerManagerConfig, controllerManager } from './controller-manager/controller-manager.ts';
 export { type ControllerManagerEvent, startControllers } from './controller-manager/start-controllers.ts';
+export { controllerEventRecorder, withEventsClient } from './controllers/controller-event-recorder.ts';
 export {
   CRON_JOB_CONTROLLER_NAME,
   type CronJobControllerConfig,
