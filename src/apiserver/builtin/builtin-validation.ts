@@ -4,6 +4,7 @@ import type { StatusCause } from '../api-status.ts';
 import { APPS_VALIDATORS } from './validation/apps-validation.ts';
 import { BATCH_VALIDATORS } from './validation/batch-validation.ts';
 import { CORE_VALIDATORS } from './validation/core-validation.ts';
+import { NETWORKING_VALIDATORS } from './validation/networking-validation.ts';
 
 type Obj = Record<string, unknown>;
 /** One kind's rules: `old` is set on updates. */
@@ -113,8 +114,6 @@ function immutable(fields: readonly string[], wording: (field: string) => Status
   return (o, old) => (old ? fields.filter((f) => !same((old as Obj)[f], (o as Obj)[f])).map(wording) : []);
 }
 
-const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
-
 /** The rules, by resource id (`group/resource`, or `resource` for core). */
 export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   ...CORE_VALIDATORS,
@@ -154,18 +153,5 @@ export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
       );
     return out;
   },
-  'networking.k8s.io/ingresses': (o) => {
-    const out: StatusCause[] = [];
-    list(obj(o.spec).rules).forEach((r, i) => {
-      list(obj(r.http).paths).forEach((p, j) => {
-        const at = `spec.rules[${i}].http.paths[${j}]`;
-        if (p.pathType === undefined) out.push(required(`${at}.pathType`, 'pathType must be specified'));
-        else if (!PATH_TYPES.includes(String(p.pathType)))
-          out.push(notSupported(`${at}.pathType`, p.pathType, PATH_TYPES));
-        if ((p.pathType === 'Exact' || p.pathType === 'Prefix') && !String(p.path ?? '').startsWith('/'))
-          out.push(invalidValue(`${at}.path`, p.path ?? '', 'must be an absolute path'));
-      });
-    });
-    return out;
-  },
+  ...NETWORKING_VALIDATORS,
 };

@@ -1,18 +1,10 @@
 // validateNode: a Node's spec as upstream's ValidateNode checks it (taints, pod CIDRs).
-import { isIP } from 'node:net';
 import type { KubeObject } from '../../../../operators/types.ts';
 import type { StatusCause } from '../../api-status.ts';
+import { cidrFamily } from './cidr-family.ts';
 import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
 import { type Obj, shape } from './json-shape.ts';
-
-function cidrFamily(cidr: string): 4 | 6 | undefined {
-  const [ip, bits, extra] = cidr.split('/');
-  if (extra !== undefined || ip === undefined || bits === undefined || !/^\d+$/.test(bits)) return undefined;
-  const family = isIP(ip);
-  if (family === 0 || Number(bits) > (family === 4 ? 32 : 128)) return undefined;
-  return family as 4 | 6;
-}
 
 function taintCauses(taints: Obj[]): StatusCause[] {
   const out: StatusCause[] = [];

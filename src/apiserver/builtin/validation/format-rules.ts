@@ -58,6 +58,25 @@ export const formatErrors = {
       );
     return out;
   },
+  /** IsWildcardDNS1123Subdomain: `*.` and a DNS subdomain (an Ingress host or TLS host with a wildcard). */
+  wildcardDns1123Subdomain(value: string): string[] {
+    const out: string[] = [];
+    if (value.length > 253) out.push(maxLen(253));
+    if (!/^\*\./.test(value) || !DNS1123_SUBDOMAIN.test(value.slice(2)))
+      out.push(
+        regexError(
+          "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character",
+          '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*',
+          '*.example.com',
+        ),
+      );
+    return out;
+  },
+  /** IsValidPathSegmentName: a name that can be one segment of a URL path. */
+  pathSegmentName(value: string): string[] {
+    if (value === '.' || value === '..') return [`may not be '${value}'`];
+    return ['/', '%'].filter((c) => value.includes(c)).map((c) => `may not contain '${c}'`);
+  },
   /** IsValidPortName: an IANA service name. */
   portName(value: string): string[] {
     const out: string[] = [];

@@ -1,12 +1,13 @@
-// Properties of every core, apps and batch validator: any JSON body gives causes (never a throw), each naming a field with upstream's type.
+// Properties of every core, apps, batch and networking validator: any JSON body gives causes (never a throw), each naming a field with upstream's type.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../../operators/types.ts';
 import { APPS_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/apps-validation.ts';
 import { BATCH_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/batch-validation.ts';
 import { CORE_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/core-validation.ts';
+import { NETWORKING_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/networking-validation.ts';
 
-const VALIDATORS = { ...CORE_VALIDATORS, ...APPS_VALIDATORS, ...BATCH_VALIDATORS };
+const VALIDATORS = { ...CORE_VALIDATORS, ...APPS_VALIDATORS, ...BATCH_VALIDATORS, ...NETWORKING_VALIDATORS };
 const TYPES = new Set([
   'FieldValueRequired',
   'FieldValueInvalid',
@@ -54,6 +55,27 @@ const KEYS = [
   'sources',
   'securityContext',
   'completionMode',
+  'capacity',
+  'accessModes',
+  'hostPath',
+  'nodeAffinity',
+  'dataSource',
+  'sysctls',
+  'os',
+  'appArmorProfile',
+  'rules',
+  'http',
+  'paths',
+  'backend',
+  'service',
+  'tls',
+  'ingress',
+  'from',
+  'ipBlock',
+  'except',
+  'cidr',
+  'controller',
+  'parameters',
 ];
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -67,7 +89,7 @@ const json = fc.letrec((tie) => ({
   ),
 })).value;
 
-describe('every core, apps and batch validator', () => {
+describe('every core, apps, batch and networking validator', () => {
   it.each(Object.keys(VALIDATORS))('%s: any body, on create or update, gives well-formed causes', (id) => {
     const validate = VALIDATORS[id]!;
     fc.assert(
