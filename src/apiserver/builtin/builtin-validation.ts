@@ -4,7 +4,11 @@ import type { StatusCause } from '../api-status.ts';
 import { APPS_VALIDATORS } from './validation/apps-validation.ts';
 import { BATCH_VALIDATORS } from './validation/batch-validation.ts';
 import { CORE_VALIDATORS } from './validation/core-validation.ts';
+import { validateLease } from './validation/lease-validation.ts';
 import { NETWORKING_VALIDATORS } from './validation/networking-validation.ts';
+import { validatePodDisruptionBudget } from './validation/pod-disruption-budget-validation.ts';
+import { validatePriorityClass } from './validation/priority-class-validation.ts';
+import { validateStorageClass } from './validation/storage-class-validation.ts';
 
 type Obj = Record<string, unknown>;
 /** One kind's rules: `old` is set on updates. */
@@ -41,12 +45,6 @@ const invalidValue = (field: string, value: unknown, detail: string): StatusCaus
   message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
   field,
 });
-const forbiddenField = (field: string, detail: string): StatusCause => ({
-  type: 'FieldValueForbidden',
-  message: `Forbidden: ${detail}`,
-  field,
-});
-
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
@@ -123,24 +121,10 @@ export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   [`${RBAC}/clusterroles`]: rules(false),
   [`${RBAC}/rolebindings`]: binding(true),
   [`${RBAC}/clusterrolebindings`]: binding(false),
-  'scheduling.k8s.io/priorityclasses': immutable(['value', 'preemptionPolicy'], (f) =>
-    forbiddenField(f, 'may not be changed in an update.'),
-  ),
-  'storage.k8s.io/storageclasses': (o, old) => {
-    const out: StatusCause[] = [];
-    const policy = (o as Obj).reclaimPolicy;
-    if (policy !== undefined && policy !== 'Delete' && policy !== 'Retain')
-      out.push(notSupported('reclaimPolicy', policy, ['Delete', 'Retain']));
-    const mode = (o as Obj).volumeBindingMode;
-    if (mode !== undefined && mode !== 'Immediate' && mode !== 'WaitForFirstConsumer')
-      out.push(notSupported('volumeBindingMode', mode, ['Immediate', 'WaitForFirstConsumer']));
-    return [
-      ...out,
-      ...immutable(['provisioner', 'parameters', 'reclaimPolicy', 'volumeBindingMode'], (f) =>
-        forbiddenField(f, `updates to ${f} are forbidden.`),
-      )(o, old),
-    ];
-  },
+  'scheduling.k8s.io/priorityclasses': validatePriorityClass,
+  'storage.k8s.io/storageclasses': validateStorageClass,
+  'policy/poddisruptionbudgets': (o) => validatePodDisruptionBudget(o),
+  'coordination.k8s.io/leases': (o) => validateLease(o),
   'node.k8s.io/runtimeclasses': immutable(['handler'], (f) => invalidValue(f, f, 'field is immutable')),
   'autoscaling/horizontalpodautoscalers': (o) => {
     const spec = obj(o.spec);

@@ -1,13 +1,10 @@
-// Properties of every core, apps, batch and networking validator: any JSON body gives causes (never a throw), each naming a field with upstream's type.
+// Properties of every built-in validator: any JSON body gives causes (never a throw), each naming a field with upstream's type.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../../operators/types.ts';
-import { APPS_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/apps-validation.ts';
-import { BATCH_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/batch-validation.ts';
-import { CORE_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/core-validation.ts';
-import { NETWORKING_VALIDATORS } from '../../../../../src/apiserver/builtin/validation/networking-validation.ts';
+import { BUILTIN_VALIDATORS } from '../../../../../src/apiserver/builtin/builtin-validation.ts';
 
-const VALIDATORS = { ...CORE_VALIDATORS, ...APPS_VALIDATORS, ...BATCH_VALIDATORS, ...NETWORKING_VALIDATORS };
+const VALIDATORS = BUILTIN_VALIDATORS;
 const TYPES = new Set([
   'FieldValueRequired',
   'FieldValueInvalid',
@@ -76,6 +73,22 @@ const KEYS = [
   'cidr',
   'controller',
   'parameters',
+  'minAvailable',
+  'maxUnavailable',
+  'value',
+  'preemptionPolicy',
+  'provisioner',
+  'reclaimPolicy',
+  'allowedTopologies',
+  'leaseDurationSeconds',
+  'metrics',
+  'behavior',
+  'hard',
+  'scopes',
+  'limits',
+  'endpoints',
+  'addresses',
+  'addressType',
 ];
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -89,7 +102,7 @@ const json = fc.letrec((tie) => ({
   ),
 })).value;
 
-describe('every core, apps, batch and networking validator', () => {
+describe('every built-in validator', () => {
   it.each(Object.keys(VALIDATORS))('%s: any body, on create or update, gives well-formed causes', (id) => {
     const validate = VALIDATORS[id]!;
     fc.assert(
