@@ -4,6 +4,8 @@ import type { StatusCause } from '../api-status.ts';
 import { APPS_VALIDATORS } from './validation/apps-validation.ts';
 import { BATCH_VALIDATORS } from './validation/batch-validation.ts';
 import { CORE_VALIDATORS } from './validation/core-validation.ts';
+import { validateEndpointSlice } from './validation/endpoint-slice-validation.ts';
+import { validateHorizontalPodAutoscaler } from './validation/horizontal-pod-autoscaler-validation.ts';
 import { validateLease } from './validation/lease-validation.ts';
 import { NETWORKING_VALIDATORS } from './validation/networking-validation.ts';
 import { validatePodDisruptionBudget } from './validation/pod-disruption-budget-validation.ts';
@@ -126,16 +128,7 @@ export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   'policy/poddisruptionbudgets': (o) => validatePodDisruptionBudget(o),
   'coordination.k8s.io/leases': (o) => validateLease(o),
   'node.k8s.io/runtimeclasses': immutable(['handler'], (f) => invalidValue(f, f, 'field is immutable')),
-  'autoscaling/horizontalpodautoscalers': (o) => {
-    const spec = obj(o.spec);
-    const out: StatusCause[] = [];
-    const min = typeof spec.minReplicas === 'number' ? spec.minReplicas : 1;
-    if (min < 1) out.push(invalidValue('spec.minReplicas', min, 'must be greater than or equal to 1'));
-    if (typeof spec.maxReplicas === 'number' && spec.maxReplicas < min)
-      out.push(
-        invalidValue('spec.maxReplicas', spec.maxReplicas, 'must be greater than or equal to `minReplicas`'),
-      );
-    return out;
-  },
+  'autoscaling/horizontalpodautoscalers': (o) => validateHorizontalPodAutoscaler(o),
+  'discovery.k8s.io/endpointslices': validateEndpointSlice,
   ...NETWORKING_VALIDATORS,
 };
