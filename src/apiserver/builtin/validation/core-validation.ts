@@ -1,4 +1,4 @@
-// CORE_VALIDATORS: the core/v1 kinds' field rules (Pods, Services, ConfigMaps, Secrets, Nodes, PersistentVolumes and claims, and pod templates in RCs and PodTemplates).
+// CORE_VALIDATORS: the core/v1 kinds' field rules (Pods, Services, ConfigMaps, Secrets, Nodes, PersistentVolumes and claims, ResourceQuotas, LimitRanges, and pod templates in RCs and PodTemplates).
 import type { KindValidator } from '../builtin-validation.ts';
 import { validateConfigData } from './config-data-validation.ts';
 import { validateNode } from './core-node-validation.ts';
@@ -6,9 +6,11 @@ import { validatePod } from './core-pod-validation.ts';
 import { validateService } from './core-service-validation.ts';
 import { fieldError } from './field-error.ts';
 import { type Obj, shape } from './json-shape.ts';
+import { validateLimitRange } from './limit-range-validation.ts';
 import { validatePersistentVolumeClaim } from './persistent-volume-claim-validation.ts';
 import { validatePersistentVolume } from './persistent-volume-validation.ts';
 import { validatePodTemplate } from './pod-template-validation.ts';
+import { validateResourceQuota } from './resource-quota-validation.ts';
 
 /** The core/v1 rules, by resource id. */
 export const CORE_VALIDATORS: Readonly<Record<string, KindValidator>> = {
@@ -19,6 +21,8 @@ export const CORE_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   nodes: (o) => validateNode(o),
   persistentvolumes: validatePersistentVolume,
   persistentvolumeclaims: validatePersistentVolumeClaim,
+  resourcequotas: (o) => validateResourceQuota(o),
+  limitranges: (o) => validateLimitRange(o),
   podtemplates: (o) => validatePodTemplate((o as Obj).template, 'template', { names: true }),
   replicationcontrollers: (o) => {
     const spec = shape.obj((o as Obj).spec);
