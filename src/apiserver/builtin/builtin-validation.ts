@@ -55,7 +55,8 @@ function same(a: unknown, b: unknown): boolean {
 function rules(namespaced: boolean): KindValidator {
   return (o) => {
     const out: StatusCause[] = [];
-    list((o as Obj).rules).forEach((r, i) => {
+    list((o as Obj).rules).forEach((item, i) => {
+      const r = obj(item);
       const at = `rules[${i}]`;
       if (empty(r.verbs)) out.push(required(`${at}.verbs`, 'verbs must contain at least one value'));
       if (!empty(r.nonResourceURLs)) {
@@ -95,7 +96,8 @@ function binding(namespaced: boolean): KindValidator {
     const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
     if (ref.kind !== undefined && !kinds.includes(String(ref.kind)))
       out.push(notSupported('roleRef.kind', ref.kind, kinds));
-    list((o as Obj).subjects).forEach((s, i) => {
+    list((o as Obj).subjects).forEach((item, i) => {
+      const s = obj(item);
       const at = `subjects[${i}]`;
       if (empty(s.name)) out.push(required(`${at}.name`));
       if (!['ServiceAccount', 'User', 'Group'].includes(String(s.kind)))
