@@ -1,4 +1,4 @@
-// The etcd storage flags kube-apiserver has, shared by `kube-rx apiserver` and `kube-rx up`.
+// The etcd storage flags kube-apiserver has (servers, prefix, compaction, TLS files), shared by `kube-rx apiserver` and `kube-rx up`.
 import type { Command } from 'commander';
 import { InvalidConfigError } from '../../operators/errors.ts';
 import type { ApiServerOptions } from './index.ts';
@@ -8,10 +8,14 @@ export interface EtcdFlags {
   etcdServers?: string[];
   etcdPrefix: string;
   etcdCompactionInterval: number;
+  etcdCafile?: string;
+  etcdCertfile?: string;
+  etcdKeyfile?: string;
 }
 
 /**
- * Adds `--etcd-servers`, `--etcd-prefix` and `--etcd-compaction-interval` to a command.
+ * Adds `--etcd-servers`, `--etcd-prefix`, `--etcd-compaction-interval` and `--etcd-cafile`/`--etcd-certfile`/
+ * `--etcd-keyfile` to a command.
  * @param command the command to extend
  * @param what whose storage the flags choose, for their help text ("", or "embedded API server: ")
  * @returns the same command
@@ -33,23 +37,42 @@ export function addEtcdFlags<C extends Command>(command: C, what = ''): C {
       `${what}milliseconds between compactions of etcd history (0 disables)`,
       (v) => Number(v),
       300_000,
-    );
+    )
+    .option('--etcd-cafile <path>', `${what}SSL Certificate Authority file used to secure etcd communication`)
+    .option('--etcd-certfile <path>', `${what}SSL certification file used to secure etcd communication`)
+    .option('--etcd-keyfile <path>', `${what}SSL key file used to secure etcd communication`);
   return command;
 }
 
 /**
  * The API server options the etcd flags give: none without `--etcd-servers`.
- * @throws InvalidConfigError naming `--etcd-compaction-interval` when it is not a number of ms >= 0
+ * @throws InvalidConfigError naming the flag: a compaction interval that is not a number of ms >= 0, a
+ *   certificate without its key (or the reverse), TLS files without `--etcd-servers`
  */
 export function etcdOptions(
   flags: EtcdFlags,
-): Pick<ApiServerOptions, 'etcdServers' | 'etcdPrefix' | 'etcdCompactionIntervalMs'> {
+): Pick<
+  ApiServerOptions,
+  'etcdServers' | 'etcdPrefix' | 'etcdCompactionIntervalMs' | 'etcdCaFile' | 'etcdCertFile' | 'etcdKeyFile'
+> {
   if (!Number.isFinite(flags.etcdCompactionInterval) || flags.etcdCompactionInterval < 0)
     throw new InvalidConfigError('--etcd-compaction-interval', 'must be a number of milliseconds >= 0');
-  if (!flags.etcdServers?.length) return {};
+  if (!!flags.etcdCertfile !== !!flags.etcdKeyfile)
+    throw new InvalidConfigError(
+      flags.etcdCertfile ? '--etcd-keyfile' : '--etcd-certfile',
+      'give both --etcd-certfile and --etcd-keyfile',
+    );
+  if (!flags.etcdServers?.length) {
+    const tls = flags.etcdCafile ? '--etcd-cafile' : flags.etcdCertfile ? '--etcd-certfile' : undefined;
+    if (tls) throw new InvalidConfigError(tls, 'needs --etcd-servers');
+    return {};
+  }
   return {
     etcdServers: flags.etcdServers,
     etcdPrefix: flags.etcdPrefix,
     etcdCompactionIntervalMs: flags.etcdCompactionInterval,
+    ...(flags.etcdCafile ? { etcdCaFile: flags.etcdCafile } : {}),
+    ...(flags.etcdCertfile ? { etcdCertFile: flags.etcdCertfile } : {}),
+    ...(flags.etcdKeyfile ? { etcdKeyFile: flags.etcdKeyfile } : {}),
   };
 }

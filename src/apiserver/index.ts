@@ -42,6 +42,11 @@ export interface ApiServerOptions extends AuthOptions {
   etcdPrefix?: string;
   /** Period of etcd compaction in ms, as `--etcd-compaction-interval`; default 5 minutes, 0 off. */
   etcdCompactionIntervalMs?: number;
+  /** PEM CA that signed etcd's serving certificate, as `--etcd-cafile` (an https etcd). */
+  etcdCaFile?: string;
+  /** PEM client certificate and key for etcd's client-certificate authentication (`--etcd-certfile`, `--etcd-keyfile`). */
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
   /** Serve plain HTTP instead of HTTPS; only allowed on a loopback address. */
   plainHttp?: boolean;
   logger?: Logger;
@@ -171,6 +176,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     etcdServers: options.etcdServers,
     etcdPrefix: options.etcdPrefix,
     etcdCompactionIntervalMs: options.etcdCompactionIntervalMs,
+    etcdCaFile: options.etcdCaFile,
+    etcdCertFile: options.etcdCertFile,
+    etcdKeyFile: options.etcdKeyFile,
     logger: log,
   });
   const store = storage.store;

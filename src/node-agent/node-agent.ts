@@ -82,6 +82,9 @@ export interface NodeAgentOptions {
     | 'etcdServers'
     | 'etcdPrefix'
     | 'etcdCompactionIntervalMs'
+    | 'etcdCaFile'
+    | 'etcdCertFile'
+    | 'etcdKeyFile'
   >;
   /** Client-side write rate limit (`--kube-api-qps`, `--kube-api-burst`). */
   qps?: number;

@@ -1,5 +1,8 @@
 // Opens the API server's storage on the engine its options choose: etcd, SQLite in the data dir, or memory.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { rootCertificates } from 'node:tls';
+import type { IOptions } from 'etcd3';
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import type { Logger } from '../../../operators/logger.ts';
 import { ObjectStore } from '../object-store.ts';
@@ -19,7 +22,35 @@ export interface StorageOptions {
   etcdPrefix?: string;
   /** Period of etcd compaction, as kube-apiserver's `--etcd-compaction-interval`; default 5 min, 0 off. */
   etcdCompactionIntervalMs?: number;
+  /** TLS to etcd, as kube-apiserver's `--etcd-cafile`, `--etcd-certfile` and `--etcd-keyfile` (PEM files). */
+  etcdCaFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
   logger: Logger;
+}
+
+/** The etcd client's TLS credentials from the PEM files the options name (none: plain or system-trusted). */
+function etcdCredentials(options: StorageOptions): Partial<IOptions> {
+  const { etcdCaFile: ca, etcdCertFile: cert, etcdKeyFile: key } = options;
+  if ((cert === undefined) !== (key === undefined))
+    throw new InvalidConfigError(
+      cert ? 'etcdKeyFile' : 'etcdCertFile',
+      'give both etcdCertFile and etcdKeyFile',
+    );
+  if (!ca && !cert) return {};
+  const read = (field: string, path: string) => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new InvalidConfigError(field, `cannot read ${path}`, { cause: error });
+    }
+  };
+  return {
+    credentials: {
+      rootCertificate: ca ? read('etcdCaFile', ca) : Buffer.from(rootCertificates.join('\n')),
+      ...(cert && key ? { certChain: read('etcdCertFile', cert), privateKey: read('etcdKeyFile', key) } : {}),
+    },
+  };
 }
 
 /**
@@ -41,7 +72,10 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const prefix = options.etcdPrefix ?? '/registry';
     if (!prefix.startsWith('/'))
       throw new InvalidConfigError('etcdPrefix', `must start with "/", got ${JSON.stringify(prefix)}`);
-    const opened = await EtcdJournal.open({ servers, prefix, logger: log }, store);
+    const client = etcdCredentials(options);
+    if (client.credentials && servers.some((s) => s.startsWith('http://')))
+      throw new InvalidConfigError('etcdServers', 'TLS files given, so every server must be an https:// URL');
+    const opened = await EtcdJournal.open({ servers, prefix, logger: log, client }, store);
     const journal = opened.journal;
     store.setJournal(journal);
     log.info(

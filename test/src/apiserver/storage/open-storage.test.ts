@@ -36,6 +36,21 @@ describe('openStorage', () => {
       'etcdPrefix',
       /must start with "\/"/,
     ],
+    [
+      { etcdServers: ['https://127.0.0.1:2379'], etcdCertFile: '/nowhere/client.crt' },
+      'etcdKeyFile',
+      /give both etcdCertFile and etcdKeyFile/,
+    ],
+    [
+      { etcdServers: ['https://127.0.0.1:2379'], etcdCaFile: '/nowhere/ca.crt' },
+      'etcdCaFile',
+      /cannot read \/nowhere\/ca.crt/,
+    ],
+    [
+      { etcdServers: ['http://127.0.0.1:2379'], etcdCaFile: import.meta.filename },
+      'etcdServers',
+      /every server must be an https:\/\/ URL/,
+    ],
   ])('refuses %j naming %s', async (options, field, message) => {
     const attempt = openStorage({ logger: silentLogger, ...options });
     await expect(attempt).rejects.toBeInstanceOf(InvalidConfigError);

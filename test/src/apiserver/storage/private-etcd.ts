@@ -36,13 +36,27 @@ function freePort(): Promise<number> {
  * Starts etcd and resolves once it serves clients. The process is bounded: it is killed by
  * `timeout` after `lifetimeSeconds` even if the test runner dies before `stop()`.
  */
-export async function startPrivateEtcd(lifetimeSeconds = 240): Promise<PrivateEtcd> {
+export async function startPrivateEtcd(
+  lifetimeSeconds = 240,
+  tls?: { certFile: string; keyFile: string; trustedCaFile: string },
+): Promise<PrivateEtcd> {
   if (!ETCD_BINARY) throw new Error('no etcd binary');
   const dir = mkdtempSync(join(tmpdir(), 'kube-rx-etcd-'));
   const clientPort = await freePort();
   const peerPort = await freePort();
-  const url = `http://127.0.0.1:${clientPort}`;
+  const metricsPort = await freePort();
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
+  // /health over plain HTTP on the metrics listener, whatever the client listener asks of its clients
+  const health = `http://127.0.0.1:${metricsPort}/health`;
+  const tlsFlags = tls
+    ? [
+        `--cert-file=${tls.certFile}`,
+        `--key-file=${tls.keyFile}`,
+        `--trusted-ca-file=${tls.trustedCaFile}`,
+        '--client-cert-auth',
+      ]
+    : [];
   const proc: ChildProcess = spawn(
     'timeout',
     [
@@ -56,6 +70,8 @@ export async function startPrivateEtcd(lifetimeSeconds = 240): Promise<PrivateEt
       `--listen-peer-urls=${peer}`,
       `--initial-advertise-peer-urls=${peer}`,
       `--initial-cluster=kube-rx-test=${peer}`,
+      `--listen-metrics-urls=http://127.0.0.1:${metricsPort}`,
+      ...tlsFlags,
       '--log-level=error',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -69,7 +85,7 @@ export async function startPrivateEtcd(lifetimeSeconds = 240): Promise<PrivateEt
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`etcd exited: ${stderr}`);
     try {
-      const res = await fetch(`${url}/health`);
+      const res = await fetch(health);
       if (res.ok) break;
     } catch {
       // not listening yet
