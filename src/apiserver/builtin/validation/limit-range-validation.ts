@@ -5,7 +5,7 @@ import { canonicalQuantity } from './canonical-quantity.ts';
 import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
 import { type Obj, shape } from './json-shape.ts';
-import { quantityMilli } from './positive-quantity.ts';
+import { QUANTITY_SYNTAX, quantityMilli } from './positive-quantity.ts';
 import { resourceNameErrors } from './resource-name-rules.ts';
 
 const TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
@@ -113,14 +113,7 @@ function limitCauses(limit: Obj, at: string): StatusCause[] {
       out.push(...nameErrors.map((m) => fieldError.invalid(field, name, m)));
       keys.add(name);
       const milli = quantityMilli(value);
-      if (milli === undefined)
-        out.push(
-          fieldError.invalid(
-            field,
-            value,
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-          ),
-        );
+      if (milli === undefined) out.push(fieldError.invalid(field, value, QUANTITY_SYNTAX));
       else found[bound].set(name, { milli, value });
     }
   }

@@ -4,7 +4,8 @@ import type { StatusCause } from '../../api-status.ts';
 import { canonicalQuantity } from './canonical-quantity.ts';
 import { fieldError } from './field-error.ts';
 
-const QUANTITY_SYNTAX =
+/** The decoder's words for a quantity that does not parse. */
+export const QUANTITY_SYNTAX =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /** The quantity in milli units when it parses. */

@@ -4,11 +4,9 @@ import type { StatusCause } from '../../api-status.ts';
 import { canonicalQuantity } from './canonical-quantity.ts';
 import { fieldError } from './field-error.ts';
 import { type Obj, shape } from './json-shape.ts';
-import { quantityMilli } from './positive-quantity.ts';
+import { QUANTITY_SYNTAX, quantityMilli } from './positive-quantity.ts';
 import { resourceNameErrors } from './resource-name-rules.ts';
 
-const QUANTITY_SYNTAX =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const SCOPES = [
   'Terminating',
   'NotTerminating',

@@ -5,10 +5,9 @@ import { canonicalQuantity } from './canonical-quantity.ts';
 import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
 import { shape } from './json-shape.ts';
+import { QUANTITY_SYNTAX } from './positive-quantity.ts';
 
 const STANDARD = new Set(['cpu', 'memory', 'ephemeral-storage']);
-const QUANTITY_SYNTAX =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 const isHugePages = (name: string) => name.startsWith('hugepages-');
 /** native: no domain, or a kubernetes.io domain */
