@@ -92,4 +92,38 @@ describe.skipIf(!KUBECTL)('kubectl and per-kind validation', () => {
       'cronjob.batch/nightly created\n',
     );
   });
+
+  it('kubectl create refuses an ingress host that is an IP and a fractional pod quota', async () => {
+    const ingress = await kubectl(['create', 'ingress', 'direct', '--rule=10.0.0.1/=web:80']);
+    expect(ingress.code).not.toBe(0);
+    expect(ingress.stderr).toContain(
+      'spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
+    );
+    const quota = await kubectl(['create', 'quota', 'half', '--hard=pods=2.5']);
+    expect(quota.code).not.toBe(0);
+    expect(quota.stderr).toContain('spec.hard[pods]: Invalid value: "2500m": must be an integer');
+    expect(await ok(['create', 'ingress', 'named', '--rule=*.example.com/=web:80'])).toBe(
+      'ingress.networking.k8s.io/named created\n',
+    );
+  });
+
+  it('a claim’s access modes stay after creation', async () => {
+    const file = join(dir, 'claim.yaml');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: PersistentVolumeClaim',
+        'metadata: {name: data}',
+        'spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}',
+        '',
+      ].join('\n'),
+    );
+    expect(await ok(['apply', '-f', file])).toBe('persistentvolumeclaim/data created\n');
+    const modes = await kubectl(['patch', 'pvc', 'data', '-p', '{"spec":{"accessModes":["ReadOnlyMany"]}}']);
+    expect(modes.code).not.toBe(0);
+    expect(modes.stderr).toContain(
+      'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+    );
+  });
 });
