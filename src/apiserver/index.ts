@@ -307,6 +307,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
         crdController?.stop();
         for (const w of [...watches]) w.close();
         server.close(() => {
+          registry.stop(); // no more mirrored Events: the storage closes now
           storage.close().then(
             () => {
               log.info({ url }, 'stopped');

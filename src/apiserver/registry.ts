@@ -285,7 +285,14 @@ export class Registry {
     this.admissionStore = this.asAdmissionStore();
     this.keys = options.serviceAccountKeys;
     const served = new Set(table.map(resourceId));
-    if (served.has(CORE_EVENTS) && served.has(EVENTS_V1)) mirrorEvents(store);
+    if (served.has(CORE_EVENTS) && served.has(EVENTS_V1)) this.stopMirror = mirrorEvents(store);
+  }
+
+  private readonly stopMirror: (() => void) | undefined;
+
+  /** Stops what the registry runs beside requests (the Event mirror), before its storage closes. */
+  stop(): void {
+    this.stopMirror?.();
   }
 
   private keys: ServiceAccountKeys | undefined;

@@ -72,8 +72,16 @@ export function mirrorEvents(store: ObjectStore): () => void {
       mirroring = false;
     }
   };
-  return store.subscribe((event) => {
+  let active = true;
+  const unsubscribe = store.subscribe((event) => {
     if (mirroring || (event.resource !== CORE_EVENTS && event.resource !== EVENTS_V1)) return;
-    queueMicrotask(() => mirror(event));
+    // a mirror queued before the server stopped is dropped: its storage may be closed by then
+    queueMicrotask(() => {
+      if (active) mirror(event);
+    });
   });
+  return () => {
+    active = false;
+    unsubscribe();
+  };
 }

@@ -9,6 +9,40 @@ import { upCommand } from '../../../src/node-agent/up-command.ts';
 import { request } from '../apiserver/fixtures/http.ts';
 import { NO_ETCD, startPrivateEtcd } from '../apiserver/storage/private-etcd.ts';
 
+/** `kube-rx up ARGS` (free ports, a kubeconfig in a temp dir) in this process, once it printed its line. */
+async function startUp(args: string[]) {
+  const dir = await mkdtemp(join(tmpdir(), 'kube-rx-up-flags-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const lines: string[] = [];
+  let stop: (() => void) | undefined;
+  const signals = {
+    on: (_sig: string, fn: () => void) => {
+      stop = fn;
+    },
+    off: () => {},
+  };
+  const done = upCommand({ stdout: { write: (l: string) => lines.push(l) }, signals }).parseAsync(
+    [
+      ...['--port', '0', '--health-port', '0', '--kubelet-port', '0', '--kubeconfig-out', kubeconfig],
+      ...args,
+    ],
+    { from: 'user' },
+  );
+  for (let i = 0; i < 200 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  const { server } = JSON.parse(lines[0]!) as { server: string };
+  // biome-ignore lint/suspicious/noExplicitAny: the kubeconfig is read field by field
+  const config = load(await readFile(kubeconfig, 'utf8')) as any;
+  return {
+    server,
+    token: config.users[0].user.token as string,
+    async stop() {
+      stop?.();
+      await done.catch(() => {});
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('kube-rx up: embedded API server flags', () => {
   it('refuses an unknown feature gate, naming the flag, before starting anything', async () => {
     const command = upCommand()
@@ -20,52 +54,20 @@ describe('kube-rx up: embedded API server flags', () => {
   });
 
   it('passes its API server flags through: with --anonymous-auth a request without credentials is forbidden (403), not unauthorized', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kube-rx-up-flags-'));
-    const lines: string[] = [];
-    let stop!: () => void;
-    const signals = {
-      on: (_sig: string, fn: () => void) => {
-        stop = fn;
-      },
-      off: () => {},
-    };
-    const done = upCommand({
-      stdout: { write: (l: string) => lines.push(l) },
-      signals,
-    }).parseAsync(
-      [
-        '--port',
-        '0',
-        '--health-port',
-        '0',
-        '--kubelet-port',
-        '0',
-        '--node-name',
-        'flags-node',
-        '--kubeconfig-out',
-        join(dir, 'kubeconfig'),
-        '--anonymous-auth',
-        '--authorization-mode',
-        'AlwaysAllow',
-        '--feature-gates',
-        'CoordinatedLeaderElection=true',
-      ],
-      { from: 'user' },
-    );
+    const up = await startUp([
+      ...['--node-name', 'flags-node', '--anonymous-auth', '--authorization-mode', 'AlwaysAllow'],
+      ...['--feature-gates', 'CoordinatedLeaderElection=true'],
+    ]);
     try {
-      for (let i = 0; i < 200 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-      const { server } = JSON.parse(lines[0]!);
       // anonymous may read /version; AlwaysAllow does not open resources to anonymous
-      const anonymous = { url: server, caPem: '', token: undefined };
+      const anonymous = { url: up.server, caPem: '', token: undefined };
       const insecure = { ...anonymous };
       process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
       expect((await request(insecure, 'GET', '/version')).status).toBe(200);
       expect((await request(insecure, 'GET', '/api/v1/namespaces/default/pods')).status).toBe(403);
     } finally {
       delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-      stop?.();
-      await done.catch(() => {});
-      await rm(dir, { recursive: true, force: true });
+      await up.stop();
     }
   }, 30_000);
 
@@ -84,33 +86,14 @@ describe('kube-rx up: embedded API server flags', () => {
     `keeps the embedded API server's objects in etcd with --etcd-servers${NO_ETCD}`,
     async () => {
       const etcd = await startPrivateEtcd(60);
-      const dir = await mkdtemp(join(tmpdir(), 'kube-rx-up-etcd-'));
-      const lines: string[] = [];
-      let stop!: () => void;
-      const signals = {
-        on: (_sig: string, fn: () => void) => {
-          stop = fn;
-        },
-        off: () => {},
-      };
-      const kubeconfig = join(dir, 'kubeconfig');
-      const done = upCommand({ stdout: { write: (l: string) => lines.push(l) }, signals }).parseAsync(
-        [
-          ...['--port', '0', '--health-port', '0', '--kubelet-port', '0', '--node-name', 'etcd-node'],
-          ...['--kubeconfig-out', kubeconfig, '--etcd-servers', etcd.url, '--etcd-prefix', '/up-test'],
-        ],
-        { from: 'user' },
-      );
+      const up = await startUp([
+        ...['--node-name', 'etcd-node', '--etcd-servers', etcd.url, '--etcd-prefix', '/up-test'],
+      ]);
       const client = new Etcd3({ hosts: etcd.url });
       try {
-        for (let i = 0; i < 200 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-        const { server } = JSON.parse(lines[0]!);
-        // biome-ignore lint/suspicious/noExplicitAny: the kubeconfig is read field by field
-        const config = load(await readFile(kubeconfig, 'utf8')) as any;
-        const token = config.users[0].user.token as string;
         process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
         const created = await request(
-          { url: server, caPem: '', token },
+          { url: up.server, caPem: '', token: up.token },
           'POST',
           '/api/v1/namespaces/default/configmaps',
           {
@@ -122,10 +105,8 @@ describe('kube-rx up: embedded API server flags', () => {
       } finally {
         delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
         client.close();
-        stop?.();
-        await done.catch(() => {});
+        await up.stop();
         await etcd.stop();
-        await rm(dir, { recursive: true, force: true });
       }
     },
     60_000,

@@ -59,4 +59,15 @@ describe('events in two versions', () => {
     await Promise.resolve();
     expect(() => get('events.k8s.io/events', 'default', 'web.1')).toThrow('not found');
   });
+
+  it('drops a mirror queued when the registry stops (its storage is about to close)', async () => {
+    const { registry, create, get } = registryFixture();
+    create('events', 'default', core);
+    registry.stop(); // before the mirror's microtask runs
+    await Promise.resolve();
+    expect(() => get('events.k8s.io/events', 'default', 'web.1')).toThrow('not found');
+    create('events', 'default', { ...core, metadata: { name: 'later', namespace: 'default' } });
+    await Promise.resolve();
+    expect(() => get('events.k8s.io/events', 'default', 'later')).toThrow('not found');
+  });
 });
