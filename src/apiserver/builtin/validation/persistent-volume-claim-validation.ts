@@ -5,6 +5,7 @@ import { validateAccessModes } from './access-modes-validation.ts';
 import { fieldError } from './field-error.ts';
 import { formatErrors } from './format-rules.ts';
 import { type Obj, shape } from './json-shape.ts';
+import { validateLabels } from './labels-validation.ts';
 import { positiveQuantity, quantityMilli } from './positive-quantity.ts';
 
 const VOLUME_MODES = ['Block', 'Filesystem'];
@@ -55,6 +56,8 @@ function validatePersistentVolumeClaimSpec(spec: Obj, path: string): StatusCause
     `${path}.accessModes`,
     'at least 1 access mode is required',
   );
+  // the selector's expressions are checked with every `spec.selector`; its labels here
+  out.push(...validateLabels(shape.obj(spec.selector).matchLabels, `${path}.selector.matchLabels`));
   const requests = shape.obj(shape.obj(spec.resources).requests);
   if (!present(requests.storage)) out.push(fieldError.required(`${path}.resources[storage]`));
   else out.push(...positiveQuantity(requests.storage, `${path}.resources[storage]`));

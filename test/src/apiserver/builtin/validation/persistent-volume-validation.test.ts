@@ -195,6 +195,13 @@ describe('validatePersistentVolumeClaim', () => {
     ],
     ['no storage request', { resources: {} }, ['spec.resources[storage]: Required value']],
     [
+      'a selector label value with a space',
+      { selector: { matchLabels: { tier: 'a b' } } },
+      [
+        `spec.selector.matchLabels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+      ],
+    ],
+    [
       'a zero storage request',
       { resources: { requests: { storage: '0' } } },
       ['spec.resources[storage]: Invalid value: "0": must be greater than zero'],
