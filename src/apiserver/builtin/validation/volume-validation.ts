@@ -7,6 +7,7 @@ import { fieldError } from './field-error.ts';
 import { filePathCauses } from './file-path-rules.ts';
 import { formatErrors } from './format-rules.ts';
 import { type Obj, shape } from './json-shape.ts';
+import { validatePersistentVolumeClaimSpec } from './persistent-volume-claim-spec-validation.ts';
 
 const HOST_PATH_TYPES = [
   '',
@@ -186,7 +187,10 @@ const SOURCE_RULES: Readonly<Record<string, (source: Obj, path: string) => Statu
   ephemeral: (s, path) =>
     s.volumeClaimTemplate === undefined || s.volumeClaimTemplate === null
       ? [fieldError.required(`${path}.volumeClaimTemplate`)]
-      : [],
+      : validatePersistentVolumeClaimSpec(
+          shape.obj(shape.obj(s.volumeClaimTemplate).spec),
+          `${path}.volumeClaimTemplate.spec`,
+        ),
 };
 
 /**

@@ -1,8 +1,9 @@
-// PersistentVolumes and claims, with cases from upstream's TestValidatePersistentVolumes, TestValidatePersistentVolumeClaim and their update tables.
+// PersistentVolumes and claims, with cases from upstream's TestValidatePersistentVolumes, TestValidatePersistentVolumeClaim, their update tables and TestEphemeralVolume.
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../../operators/types.ts';
 import { validatePersistentVolumeClaim } from '../../../../../src/apiserver/builtin/validation/persistent-volume-claim-validation.ts';
 import { validatePersistentVolume } from '../../../../../src/apiserver/builtin/validation/persistent-volume-validation.ts';
+import { validatePodSpec } from '../../../../../src/apiserver/builtin/validation/pod-spec-validation.ts';
 import { causeLines } from './cause-lines.ts';
 
 const pv = (spec: object) =>
@@ -307,5 +308,25 @@ describe('validatePersistentVolumeClaim', () => {
     ],
   ])('update: %s', (_name, next, old, expected) => {
     expect(causeLines(validatePersistentVolumeClaim(next, old))).toEqual(expected);
+  });
+});
+
+describe('an ephemeral volume’s claim template', () => {
+  const podSpec = (spec: object) => ({
+    containers: [{ name: 'c', image: 'i' }],
+    volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { spec } } }],
+  });
+  it.each([
+    ['a claim spec', { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } }, []],
+    [
+      'a template without modes or storage',
+      {},
+      [
+        'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes: Required value: at least 1 access mode is required',
+        'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value',
+      ],
+    ],
+  ])('%s', (_name, spec, expected) => {
+    expect(causeLines(validatePodSpec(podSpec(spec), 'spec'))).toEqual(expected);
   });
 });
