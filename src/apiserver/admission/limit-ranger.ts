@@ -1,8 +1,9 @@
 // LimitRanger admission: container defaults from the namespace's LimitRanges, then their min and max, in upstream's words.
+
+import { thousandths } from '../../../operators/controller/resourcequota/resource-usage.ts';
 import { forbidden } from '../api-status.ts';
 import type { AdmissionPlugin } from './admission-chain.ts';
 import { fieldObject, forbiddenMessage } from './admission-chain.ts';
-import { thousandths } from './resource-usage.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -1,10 +1,18 @@
 // ResourceQuota admission: a create that would take a namespace over a quota is refused naming it; usage kept in the quota's status.
+
+import { quotaMatches } from '../../../operators/controller/resourcequota/quota-scopes.ts';
+import { quotaUsage } from '../../../operators/controller/resourcequota/quota-usage.ts';
+import {
+  counts,
+  formatUsage,
+  printUsage,
+  thousandths,
+  usageOf,
+} from '../../../operators/controller/resourcequota/resource-usage.ts';
 import type { KubeObject } from '../../../operators/types.ts';
 import { forbidden } from '../api-status.ts';
 import type { AdmissionPlugin, AdmissionRequest, AdmissionStore } from './admission-chain.ts';
 import { forbiddenMessage } from './admission-chain.ts';
-import { quotaMatches } from './quota-scopes.ts';
-import { counts, formatUsage, printUsage, thousandths, usageOf } from './resource-usage.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -21,27 +29,7 @@ export function namespaceUsage(
   names: readonly string[],
   governs: (resourceId: string, object: KubeObject) => boolean = () => true,
 ): Record<string, number> {
-  const used: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-  const ids = new Set<string>();
-  for (const name of names) {
-    const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(name);
-    if (count) ids.add(count[2] ? `${count[2]}/${count[1]}` : count[1]!);
-    else if (name.startsWith('services')) ids.add('services');
-    else if (name === 'requests.storage' || name === 'persistentvolumeclaims')
-      ids.add('persistentvolumeclaims');
-    else if (['configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas'].includes(name))
-      ids.add(name);
-    else ids.add('pods');
-  }
-  for (const id of ids) {
-    if (!store.serves(id)) continue;
-    for (const object of store.list(id, namespace)) {
-      if (!counts(id, object) || !governs(id, object)) continue;
-      const usage = usageOf(id, object);
-      for (const name of names) if (usage[name] !== undefined) used[name]! += usage[name]!;
-    }
-  }
-  return used;
+  return quotaUsage(store, namespace, names, governs);
 }
 
 /** Compute resources a quota tracks that every container must then declare. */

@@ -1,7 +1,7 @@
 // What an object counts against a ResourceQuota, in thousandths of each quota resource, as upstream's quota evaluators compute it.
 
-import { quantityMilliValue } from '../../../operators/api/quantity.ts';
-import type { KubeObject } from '../../../operators/types.ts';
+import { quantityMilliValue } from '../../api/quantity.ts';
+import type { KubeObject } from '../../types.ts';
 
 type Obj = Record<string, unknown>;
 

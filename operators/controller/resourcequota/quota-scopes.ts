@@ -1,5 +1,5 @@
 // Which objects a ResourceQuota's scopes (Terminating, BestEffort, PriorityClass, ...) select, as upstream's pod evaluator decides.
-import type { KubeObject } from '../../../operators/types.ts';
+import type { KubeObject } from '../../types.ts';
 
 type Obj = Record<string, unknown>;
 type ScopeRequirement = { scopeName?: string; operator?: string; values?: string[] };
