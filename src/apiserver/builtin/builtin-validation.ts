@@ -10,6 +10,7 @@ import { validateLease } from './validation/lease-validation.ts';
 import { NETWORKING_VALIDATORS } from './validation/networking-validation.ts';
 import { validatePodDisruptionBudget } from './validation/pod-disruption-budget-validation.ts';
 import { validatePriorityClass } from './validation/priority-class-validation.ts';
+import { validateRuntimeClass } from './validation/runtime-class-validation.ts';
 import { validateStorageClass } from './validation/storage-class-validation.ts';
 
 type Obj = Record<string, unknown>;
@@ -112,10 +113,6 @@ function binding(namespaced: boolean): KindValidator {
   };
 }
 
-function immutable(fields: readonly string[], wording: (field: string) => StatusCause): KindValidator {
-  return (o, old) => (old ? fields.filter((f) => !same((old as Obj)[f], (o as Obj)[f])).map(wording) : []);
-}
-
 /** The rules, by resource id (`group/resource`, or `resource` for core). */
 export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   ...CORE_VALIDATORS,
@@ -129,7 +126,7 @@ export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   'storage.k8s.io/storageclasses': validateStorageClass,
   'policy/poddisruptionbudgets': (o) => validatePodDisruptionBudget(o),
   'coordination.k8s.io/leases': (o) => validateLease(o),
-  'node.k8s.io/runtimeclasses': immutable(['handler'], (f) => invalidValue(f, f, 'field is immutable')),
+  'node.k8s.io/runtimeclasses': validateRuntimeClass,
   'autoscaling/horizontalpodautoscalers': (o) => validateHorizontalPodAutoscaler(o),
   'discovery.k8s.io/endpointslices': validateEndpointSlice,
   ...NETWORKING_VALIDATORS,
