@@ -4,6 +4,7 @@ import type { KnownControllerNames } from '../../operators/controller-manager/re
 import { KubeRxError } from '../../operators/errors.ts';
 import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
 import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
+import { disruptionController } from '../controllers/disruption/disruption-controller.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
@@ -210,6 +211,14 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       client: ctx.client,
       informerFactory: ctx.informerFactory,
       workers: ctx.options.concurrency['concurrent-deployment-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'disruption-controller': (ctx) =>
+    disruptionController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
       metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
