@@ -3,6 +3,7 @@
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
 import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
+import { daemonSetController } from '../controllers/daemonset/daemon-set-controller.ts';
 import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
 import { disruptionController } from '../controllers/disruption/disruption-controller.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
@@ -13,6 +14,7 @@ import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { replicaSetController } from '../controllers/replicaset/replica-set-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
 import { serviceAccountsController } from '../controllers/serviceaccount/serviceaccounts-controller.ts';
+import { statefulSetController } from '../controllers/statefulset/stateful-set-controller.ts';
 import { taintEvictionController } from '../controllers/taint-eviction/taint-eviction-controller.ts';
 import { ttlController } from '../controllers/ttl/ttl-controller.ts';
 import { ttlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.ts';
@@ -223,6 +225,15 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
+  'statefulset-controller': (ctx) =>
+    statefulSetController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-statefulset-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
   'replicaset-controller': (ctx) =>
     replicaSetController({
       client: ctx.client,
@@ -238,6 +249,15 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       client: ctx.client,
       informerFactory: ctx.informerFactory,
       workers: ctx.options.concurrency['concurrent-rc-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'daemonset-controller': (ctx) =>
+    daemonSetController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-daemonset-syncs'] ?? 2,
       metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
