@@ -1,0 +1,107 @@
+// The daemonset controller end to end: the embedded API server, kube-rx scheduler, two simulated kubelets, kube-rx controller-manager (daemonset) and kubectl — a pod on every node, one more on a node added later, a rolling update and `kubectl rollout status`.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultKubeletConfiguration } from '../../../../src/kubelet/kubelet-configuration.ts';
+import { type RunningKubelets, runKubelets } from '../../../../src/kubelet/run-kubelets.ts';
+import { useControlPlane } from '../../../helpers/control-plane.ts';
+import { KUBECTL } from '../../scheduler/scheduler-process.ts';
+import { waitFor } from '../../scheduler/wait-for.ts';
+
+const manifest = (image: string) =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace: 'default' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      // written out: the API server does not yet default a DaemonSet's updateStrategy (upstream: RollingUpdate, maxUnavailable 1)
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+      revisionHistoryLimit: 10,
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: { containers: [{ name: 'agent', image }] },
+      },
+    },
+  });
+
+describe.skipIf(!KUBECTL)('daemonset controller end to end', { timeout: 120_000 }, () => {
+  const plane = useControlPlane({
+    controllerManager: ['--controllers', 'daemonset', '--kube-api-qps', '1000', '--kube-api-burst', '1000'],
+    nodes: 2,
+  });
+  let extra: RunningKubelets | undefined;
+  afterAll(async () => {
+    await extra?.stop();
+  });
+  const json = async (args: string[]) => JSON.parse(await plane.ok([...args, '-o', 'json']));
+  type PodView = {
+    metadata: { deletionTimestamp?: string; labels: Record<string, string> };
+    spec: { nodeName?: string };
+  };
+  /** node → revision hash of the live daemon pods. */
+  const podsByNode = async () => {
+    const list = await json(['get', 'pods', '-l', 'app=agent']);
+    return Object.fromEntries(
+      (list.items as PodView[])
+        .filter((p) => !p.metadata.deletionTimestamp)
+        .map((p) => [p.spec.nodeName ?? '', p.metadata.labels['controller-revision-hash']]),
+    );
+  };
+  const rolloutStatus = async () => {
+    const r = await plane.kubectl(['rollout', 'status', 'ds/agent', '--timeout=60s']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('daemon set "agent" successfully rolled out');
+  };
+
+  it('runs one pod on every node and `kubectl rollout status` returns', async () => {
+    await plane.ok(['apply', '-f', '-'], manifest('busybox:1'));
+    await rolloutStatus();
+    const byNode = await podsByNode();
+    expect(Object.keys(byNode).sort()).toEqual(['sim-0', 'sim-1']);
+    const ds = await json(['get', 'ds', 'agent']);
+    expect(ds.status).toMatchObject({
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberMisscheduled: 0,
+      numberReady: 2,
+      updatedNumberScheduled: 2,
+      numberAvailable: 2,
+      observedGeneration: ds.metadata.generation,
+    });
+    const revs = await json(['get', 'controllerrevisions', '-l', 'app=agent']);
+    expect(revs.items).toHaveLength(1);
+    expect(revs.items[0].revision).toBe(1);
+    expect(Object.values(byNode)).toEqual([
+      revs.items[0].metadata.labels['controller-revision-hash'],
+      revs.items[0].metadata.labels['controller-revision-hash'],
+    ]);
+  });
+
+  it('follows a node added later', async () => {
+    extra = await runKubelets({
+      client: plane.client,
+      nodeName: 'late',
+      config: defaultKubeletConfiguration(),
+      runtime: 'simulated',
+      simulatedNodes: 1,
+      rootDir: join(plane.dir, 'kubelet-late'),
+    });
+    await waitFor(async () => Object.keys(await podsByNode()).includes('late'), 60_000);
+    await rolloutStatus();
+    expect(Object.keys(await podsByNode()).sort()).toEqual(['late', 'sim-0', 'sim-1']);
+  });
+
+  it('rolls a new template out node by node and keeps both revisions', async () => {
+    await plane.ok(['apply', '-f', '-'], manifest('busybox:2'));
+    await rolloutStatus();
+    const revs = await json(['get', 'controllerrevisions', '-l', 'app=agent']);
+    expect(revs.items.map((r: { revision: number }) => r.revision).sort()).toEqual([1, 2]);
+    const current = revs.items.find((r: { revision: number }) => r.revision === 2).metadata.labels[
+      'controller-revision-hash'
+    ];
+    expect(await podsByNode()).toEqual({ late: current, 'sim-0': current, 'sim-1': current });
+    const history = await plane.ok(['rollout', 'history', 'ds/agent']);
+    expect(history).toMatch(/REVISION\s+CHANGE-CAUSE\s+1\s+<none>\s+2\s+<none>/);
+  });
+});
