@@ -2,6 +2,9 @@
 
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
+import { csrApprovingController } from '../controllers/certificates/csr-approving-controller.ts';
+import { csrCleanerController } from '../controllers/certificates/csr-cleaner-controller.ts';
+import { csrSigningController } from '../controllers/certificates/csr-signing-controller.ts';
 import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
 import { daemonSetController } from '../controllers/daemonset/daemon-set-controller.ts';
 import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
@@ -276,6 +279,36 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       informerFactory: ctx.informerFactory,
       workers: ctx.options.concurrency['concurrent-ttl-after-finished-syncs'] ?? 5,
       metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'certificatesigningrequest-signing-controller': (ctx) =>
+    // upstream skips the signer without a signing cert/key ("Skipping CSR signer controller")
+    ctx.options.clusterSigning === undefined
+      ? undefined
+      : csrSigningController({
+          client: ctx.client,
+          informerFactory: ctx.informerFactory,
+          ca: ctx.options.clusterSigning,
+          ...(ctx.options.clusterSigningDurationMs
+            ? { certTtlMs: ctx.options.clusterSigningDurationMs }
+            : {}),
+          metrics: ctx.workQueueMetrics,
+          scheduler: ctx.scheduler,
+          logger: ctx.logger,
+        }),
+  'certificatesigningrequest-approving-controller': (ctx) =>
+    csrApprovingController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'certificatesigningrequest-cleaner-controller': (ctx) =>
+    csrCleanerController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
