@@ -104,4 +104,20 @@ describe.skipIf(!KUBECTL)('daemonset controller end to end', { timeout: 120_000 
     const history = await plane.ok(['rollout', 'history', 'ds/agent']);
     expect(history).toMatch(/REVISION\s+CHANGE-CAUSE\s+1\s+<none>\s+2\s+<none>/);
   });
+
+  it('`kubectl rollout undo` brings the first template back as revision 3', async () => {
+    const before = await json(['get', 'controllerrevisions', '-l', 'app=agent']);
+    const first = before.items.find((r: { revision: number }) => r.revision === 1).metadata;
+    expect(await plane.ok(['rollout', 'undo', 'ds/agent'])).toContain('daemonset.apps/agent rolled back');
+    await rolloutStatus();
+    const ds = await json(['get', 'ds', 'agent']);
+    expect(ds.spec.template.spec.containers[0].image).toBe('busybox:1');
+    const after = await json(['get', 'controllerrevisions', '-l', 'app=agent']);
+    const byName = Object.fromEntries(
+      after.items.map((r: { metadata: { name: string }; revision: number }) => [r.metadata.name, r.revision]),
+    );
+    expect(byName[first.name]).toBe(3);
+    const hash = first.labels['controller-revision-hash'];
+    expect(await podsByNode()).toEqual({ late: hash, 'sim-0': hash, 'sim-1': hash });
+  });
 });
