@@ -32,6 +32,13 @@ export interface ControllerOptions {
   readonly unhealthyZoneThreshold?: number;
   /** `--namespace-sync-period` in ms (namespace controller resync); default 5 m. */
   readonly namespaceSyncPeriodMs?: number;
+  /**
+   * The cluster signing CA the CSR signer issues with: `--cluster-signing-cert-file`/`--cluster-signing-key-file`
+   * contents (PEM); without it the signer is skipped, as upstream's.
+   */
+  readonly clusterSigning?: { readonly certPem: string; readonly keyPem: string };
+  /** `--cluster-signing-duration` in ms: the longest certificate the CSR signer issues; default one year. */
+  readonly clusterSigningDurationMs?: number;
 }
 
 /**
