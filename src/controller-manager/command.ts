@@ -63,6 +63,9 @@ interface Flags {
   bindAddress: string;
   authorizationAlwaysAllowPaths: string;
   rootCaFile?: string;
+  clusterSigningCertFile?: string;
+  clusterSigningKeyFile?: string;
+  clusterSigningDuration: number;
   terminatedPodGcThreshold: number;
   nodeMonitorPeriod: number;
   nodeMonitorGracePeriod: number;
@@ -196,6 +199,17 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       'the CA bundle published as kube-root-ca.crt (default: the kubeconfig CA)',
     )
     .option(
+      '--cluster-signing-cert-file <file>',
+      'PEM CA certificate the CSR signer issues cluster-scoped certificates with (default with --data-dir: the embedded server CA)',
+    )
+    .option('--cluster-signing-key-file <file>', 'PEM RSA private key of --cluster-signing-cert-file')
+    .option(
+      '--cluster-signing-duration <d>',
+      'the longest certificate the CSR signer issues (a CSR may ask for less with spec.expirationSeconds)',
+      goDurationFlag('--cluster-signing-duration'),
+      365 * 24 * 3600_000,
+    )
+    .option(
       '--terminated-pod-gc-threshold <n>',
       'terminated pods kept before the pod GC deletes them (<= 0 disables)',
       intFlag('--terminated-pod-gc-threshold'),
@@ -315,6 +329,7 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
         logger,
       });
       cleanup.push(() => eventsClient.close());
+      const clusterSigning = await readClusterSigning(flags, embedded ? flags.dataDir : undefined);
       let rootCA = rootCAFromFile;
       if (rootCA === undefined && kubeconfigText !== undefined) {
         try {
@@ -367,6 +382,8 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
             largeClusterSizeThreshold: flags.largeClusterSizeThreshold,
             unhealthyZoneThreshold: flags.unhealthyZoneThreshold,
             namespaceSyncPeriodMs: flags.namespaceSyncPeriod,
+            ...(clusterSigning ? { clusterSigning } : {}),
+            clusterSigningDurationMs: flags.clusterSigningDuration,
             featureGates: { ...CONTROLLER_FEATURE_GATES, ...flags.featureGates },
           },
           minResyncPeriodMs: flags.minResyncPeriod,
@@ -428,4 +445,40 @@ async function readRootCA(path: string): Promise<string> {
   } catch (error) {
     throw new InvalidConfigError('--root-ca-file', `cannot read ${path}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The CSR signer's CA: both `--cluster-signing-*-file` flags, or neither (then the embedded server's CA from
+ * its data dir, if any; else none and the signer is skipped).
+ */
+async function readClusterSigning(
+  flags: Pick<Flags, 'clusterSigningCertFile' | 'clusterSigningKeyFile'>,
+  embeddedDataDir: string | undefined,
+): Promise<{ certPem: string; keyPem: string } | undefined> {
+  const { clusterSigningCertFile: cert, clusterSigningKeyFile: key } = flags;
+  if ((cert === undefined) !== (key === undefined)) {
+    const missing = cert === undefined ? '--cluster-signing-cert-file' : '--cluster-signing-key-file';
+    throw new InvalidConfigError(
+      missing,
+      'cluster-signing-cert-file and cluster-signing-key-file must be specified together',
+    );
+  }
+  const files =
+    cert !== undefined && key !== undefined
+      ? { cert, key }
+      : embeddedDataDir !== undefined
+        ? { cert: `${embeddedDataDir}/ca.crt`, key: `${embeddedDataDir}/ca.key` }
+        : undefined;
+  if (!files) return undefined;
+  const read = async (flag: string, path: string) => {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (error) {
+      throw new InvalidConfigError(flag, `cannot read ${path}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    certPem: await read('--cluster-signing-cert-file', files.cert),
+    keyPem: await read('--cluster-signing-key-file', files.key),
+  };
 }
