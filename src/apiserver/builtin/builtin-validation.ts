@@ -4,6 +4,7 @@ import type { StatusCause } from '../api-status.ts';
 import { APPS_VALIDATORS } from './validation/apps-validation.ts';
 import { BATCH_VALIDATORS } from './validation/batch-validation.ts';
 import { CORE_VALIDATORS } from './validation/core-validation.ts';
+import { validateCSIDriver } from './validation/csi-driver-validation.ts';
 import { validateEndpointSlice } from './validation/endpoint-slice-validation.ts';
 import { validateHorizontalPodAutoscaler } from './validation/horizontal-pod-autoscaler-validation.ts';
 import { validateLease } from './validation/lease-validation.ts';
@@ -124,6 +125,7 @@ export const BUILTIN_VALIDATORS: Readonly<Record<string, KindValidator>> = {
   [`${RBAC}/clusterrolebindings`]: binding(false),
   'scheduling.k8s.io/priorityclasses': validatePriorityClass,
   'storage.k8s.io/storageclasses': validateStorageClass,
+  'storage.k8s.io/csidrivers': validateCSIDriver,
   'policy/poddisruptionbudgets': (o) => validatePodDisruptionBudget(o),
   'coordination.k8s.io/leases': (o) => validateLease(o),
   'node.k8s.io/runtimeclasses': validateRuntimeClass,
