@@ -75,6 +75,7 @@ interface Flags {
   largeClusterSizeThreshold: number;
   unhealthyZoneThreshold: number;
   namespaceSyncPeriod: number;
+  resourceQuotaSyncPeriod: number;
   minResyncPeriod: number;
   featureGates: Record<string, boolean>;
   port: number;
@@ -240,6 +241,12 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
       300_000,
     )
     .option(
+      '--resource-quota-sync-period <d>',
+      'the period for syncing quota usage status in the system',
+      goDurationFlag('--resource-quota-sync-period'),
+      300_000,
+    )
+    .option(
       '--node-eviction-rate <qps>',
       'nodes per second given NoExecute taints in a zone that is healthy (or fully disrupted while others are not)',
       nonNegativeNumberFlag('--node-eviction-rate'),
@@ -382,6 +389,7 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
             largeClusterSizeThreshold: flags.largeClusterSizeThreshold,
             unhealthyZoneThreshold: flags.unhealthyZoneThreshold,
             namespaceSyncPeriodMs: flags.namespaceSyncPeriod,
+            resourceQuotaSyncPeriodMs: flags.resourceQuotaSyncPeriod,
             ...(clusterSigning ? { clusterSigning } : {}),
             clusterSigningDurationMs: flags.clusterSigningDuration,
             featureGates: { ...CONTROLLER_FEATURE_GATES, ...flags.featureGates },

@@ -32,6 +32,8 @@ export interface ControllerOptions {
   readonly unhealthyZoneThreshold?: number;
   /** `--namespace-sync-period` in ms (namespace controller resync); default 5 m. */
   readonly namespaceSyncPeriodMs?: number;
+  /** `--resource-quota-sync-period` in ms (resourcequota controller full resync); default 5 m. */
+  readonly resourceQuotaSyncPeriodMs?: number;
   /**
    * The cluster signing CA the CSR signer issues with: `--cluster-signing-cert-file`/`--cluster-signing-key-file`
    * contents (PEM); without it the signer is skipped, as upstream's.

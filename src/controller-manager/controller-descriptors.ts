@@ -15,6 +15,7 @@ import { namespaceController } from '../controllers/namespace/namespace-controll
 import { nodeLifecycleController } from '../controllers/node-lifecycle/node-lifecycle-controller.ts';
 import { podGCController } from '../controllers/pod-gc/pod-gc-controller.ts';
 import { replicaSetController } from '../controllers/replicaset/replica-set-controller.ts';
+import { resourceQuotaController } from '../controllers/resourcequota/resource-quota-controller.ts';
 import { rootCACertPublisher } from '../controllers/root-ca-cert-publisher/root-ca-cert-publisher.ts';
 import { serviceAccountsController } from '../controllers/serviceaccount/serviceaccounts-controller.ts';
 import { statefulSetController } from '../controllers/statefulset/stateful-set-controller.ts';
@@ -216,6 +217,18 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       client: ctx.client,
       informerFactory: ctx.informerFactory,
       workers: ctx.options.concurrency['concurrent-deployment-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'resourcequota-controller': (ctx) =>
+    resourceQuotaController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-resource-quota-syncs'] ?? 5,
+      ...(ctx.options.resourceQuotaSyncPeriodMs
+        ? { resyncPeriodMs: ctx.options.resourceQuotaSyncPeriodMs }
+        : {}),
       metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,

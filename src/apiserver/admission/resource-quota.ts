@@ -1,10 +1,10 @@
 // ResourceQuota admission: a create that would take a namespace over a quota is refused naming it; usage kept in the quota's status.
 
 import { quotaMatches } from '../../../operators/controller/resourcequota/quota-scopes.ts';
+import { quotaStatus } from '../../../operators/controller/resourcequota/quota-status.ts';
 import { quotaUsage } from '../../../operators/controller/resourcequota/quota-usage.ts';
 import {
   counts,
-  formatUsage,
   printUsage,
   thousandths,
   usageOf,
@@ -102,13 +102,7 @@ export const resourceQuotaAdmission: AdmissionPlugin = {
 /** Writes `status.hard` and `status.used` of every quota in the namespace, as the quota controller does. */
 export function refreshQuotaStatus(store: AdmissionStore, namespace: string): void {
   for (const quota of store.list(QUOTAS, namespace)) {
-    const hard = ((quota.spec as Obj | undefined)?.hard ?? {}) as Obj;
-    const names = Object.keys(hard);
-    const used = namespaceUsage(store, namespace, names, (i, o) => quotaMatches(quota, i, o));
-    const status = {
-      hard: { ...hard },
-      used: Object.fromEntries(names.map((n) => [n, formatUsage(n, used[n]!)])),
-    };
+    const status = quotaStatus(quota, store);
     if (JSON.stringify(quota.status) === JSON.stringify(status)) continue;
     store.writeStatus(QUOTAS, namespace, String(quota.metadata?.name), status);
   }
