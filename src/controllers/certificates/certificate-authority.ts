@@ -6,6 +6,12 @@ import { keyUsagesFor } from '../../../operators/controller/certificates/key-usa
 import { InvalidConfigError } from '../../../operators/errors.ts';
 import type { CertificateRequest } from './parse-certificate-request.ts';
 
+/** node-forge names an extended key usage it knows by name (an OID key it would map to that name), others by OID. */
+function forgeOidKey(oid: string): string {
+  const name = (forge.pki.oids as Record<string, string>)[oid];
+  return name && !name.includes('.') ? name : oid;
+}
+
 /** A loaded CA. */
 export interface CertificateAuthority {
   /** The CA certificate's notAfter (ms since the epoch). */
@@ -67,7 +73,12 @@ export function certificateAuthority(certPem: string, keyPem: string): Certifica
           ? [{ name: 'keyUsage', critical: true, ...Object.fromEntries(u.keyUsage.map((k) => [k, true])) }]
           : []),
         ...(u.extKeyUsage.length
-          ? [{ name: 'extKeyUsage', ...Object.fromEntries(u.extKeyUsage.map((k) => [k, true])) }]
+          ? [
+              {
+                name: 'extKeyUsage',
+                ...Object.fromEntries(u.extKeyUsage.map((oid) => [forgeOidKey(oid), true])),
+              },
+            ]
           : []),
         ...(altNames.length ? [{ name: 'subjectAltName', altNames }] : []),
       ]);
