@@ -38,7 +38,7 @@ export function daemonPod(ds: DaemonSet, nodeName: string, hash: string): Pod {
         ...(ds.metadata.generation !== undefined
           ? { [POD_TEMPLATE_GENERATION_LABEL]: String(ds.metadata.generation) }
           : {}),
-        [CONTROLLER_REVISION_HASH_LABEL]: hash,
+        ...(hash ? { [CONTROLLER_REVISION_HASH_LABEL]: hash } : {}),
       },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),

@@ -43,7 +43,8 @@ const allowsSurge = (ds: DaemonSet) => {
  * The manage step for every node: a node that should run a pod and has none gets one; one that may keep
  * its pods deletes failed and succeeded ones and, without surge, every running pod but the first
  * (scheduled, oldest), or with surge every pod but the oldest new and oldest old (and the old one too once
- * it is not ready or the new one is available); a node that may not keep them loses them all. Pods naming
+ * it is not ready or the new one is available), creating one where no live pod is left; a node that may
+ * not keep them loses them all. Pods naming
  * a node that does not exist and not yet bound are deleted.
  */
 function manage(
@@ -79,6 +80,11 @@ function manage(
     }
     if (!surge) {
       del.push(...running.slice(1));
+      continue;
+    }
+    if (running.length <= 1) {
+      // surging keeps at least one live pod on a node that should run one
+      if (running.length === 0 && shouldRun) create.push(name);
       continue;
     }
     let oldestNew: Pod | undefined;

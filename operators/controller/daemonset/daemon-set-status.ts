@@ -12,13 +12,14 @@ import { nodesToDaemonPods } from './nodes-to-daemon-pods.ts';
  * currentNumberScheduled, and by its first (oldest scheduled) pod numberReady, numberAvailable (ready for
  * minReadySeconds) and updatedNumberScheduled (of the current revision); a node with pods that should not
  * run one adds to numberMisscheduled. numberUnavailable is desired − available; observedGeneration the
- * daemon set's generation.
+ * daemon set's generation when `observe`.
  *
  * @param ds the daemon set
  * @param nodes every node
  * @param pods its claimed pods
  * @param hash the current revision's hash
  * @param now the time in ms
+ * @param observe whether to raise observedGeneration (false while earlier creations and deletions are unobserved)
  */
 export function daemonSetStatus(
   ds: DaemonSet,
@@ -26,6 +27,7 @@ export function daemonSetStatus(
   pods: readonly Pod[],
   hash: string,
   now: number,
+  observe = true,
 ): DaemonSetStatus {
   const byNode = nodesToDaemonPods(pods);
   const minReady = ds.spec.minReadySeconds ?? 0;
@@ -61,7 +63,7 @@ export function daemonSetStatus(
     numberAvailable: available,
     numberUnavailable: desired - available,
   };
-  if (ds.metadata.generation !== undefined) status.observedGeneration = ds.metadata.generation;
+  if (observe && ds.metadata.generation !== undefined) status.observedGeneration = ds.metadata.generation;
   return status;
 }
 

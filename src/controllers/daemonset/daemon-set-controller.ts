@@ -412,7 +412,8 @@ export function daemonSetController(config: DaemonSetControllerConfig): Observab
       const history = await constructHistory(ds, claimedRevisions, claimedPods);
       const nodeList = nodes.getStore().list();
       let error: unknown;
-      if (expectations.satisfiedExpectations(key)) {
+      const satisfied = expectations.satisfiedExpectations(key);
+      if (satisfied) {
         const plan = daemonSetPlan({
           ds,
           nodes: nodeList,
@@ -430,7 +431,7 @@ export function daemonSetController(config: DaemonSetControllerConfig): Observab
           }
         }
       }
-      const status = daemonSetStatus(ds, nodeList, claimedPods, history.hash, now());
+      const status = daemonSetStatus(ds, nodeList, claimedPods, history.hash, now(), satisfied);
       if (!daemonSetStatusUpToDate(ds, status)) await writeStatus(ds, status);
       if (error !== undefined) throw error;
       const minReady = ds.spec.minReadySeconds ?? 0;
