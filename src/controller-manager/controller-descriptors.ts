@@ -9,6 +9,8 @@ import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts
 import { daemonSetController } from '../controllers/daemonset/daemon-set-controller.ts';
 import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
 import { disruptionController } from '../controllers/disruption/disruption-controller.ts';
+import { endpointsController } from '../controllers/endpoints/endpoints-controller.ts';
+import { endpointSliceController } from '../controllers/endpointslice/endpoint-slice-controller.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
@@ -121,6 +123,24 @@ export const DEFAULT_TERMINATED_POD_GC_THRESHOLD = 12_500;
 
 /** kube-rx's built controllers: their init functions, by canonical name. */
 const BUILT: Readonly<Record<string, ControllerInit>> = {
+  'endpoints-controller': (ctx) =>
+    endpointsController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-endpoint-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'endpointslice-controller': (ctx) =>
+    endpointSliceController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['concurrent-service-endpoint-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
   'namespace-controller': (ctx) =>
     namespaceController({
       client: ctx.client,
