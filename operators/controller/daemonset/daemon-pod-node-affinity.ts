@@ -23,16 +23,18 @@ export function replaceDaemonPodNodeNameAffinity(affinity: Affinity | undefined,
 }
 
 /**
- * The node a daemon pod is for: spec.nodeName once bound, else the single value of a `metadata.name In`
- * field requirement in its only required term; undefined when neither names one.
+ * The node a daemon pod is for: spec.nodeName once bound, else the value of the first `metadata.name In`
+ * field requirement of its required terms when that has exactly one value; undefined otherwise.
  */
 export function daemonPodTargetNode(pod: Pod): string | undefined {
   if (pod.spec.nodeName) return pod.spec.nodeName;
   const terms =
     pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (terms?.length !== 1) return undefined;
-  for (const f of terms[0]?.matchFields ?? []) {
-    if (f.key === NODE_NAME_FIELD && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+  for (const term of terms ?? []) {
+    for (const f of term.matchFields ?? []) {
+      if (f.key === NODE_NAME_FIELD && f.operator === 'In')
+        return f.values?.length === 1 ? f.values[0] : undefined;
+    }
   }
   return undefined;
 }
