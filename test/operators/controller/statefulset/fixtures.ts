@@ -35,13 +35,18 @@ export function makeSet(replicas: number, spec: Partial<StatefulSet['spec']> = {
 }
 
 /** The pod at `phase`, Ready when `ready`. */
-export function withPhase(pod: Pod, phase: string, ready = phase === 'Running'): Pod {
+export function withPhase(
+  pod: Pod,
+  phase: string,
+  ready = phase === 'Running',
+  at = Date.parse('2026-01-01T00:00:00Z'),
+): Pod {
   return {
     ...pod,
     status: {
       phase,
       conditions: [
-        { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z' },
+        { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date(at).toISOString() },
       ],
     },
   };
@@ -108,7 +113,7 @@ export class FakeCluster {
   /** The kubelet's part: the pod Running and Ready (or not). */
   run(name: string, ready = true) {
     const p = this.pods.get(name);
-    if (p) this.pods.set(name, withPhase(p, 'Running', ready));
+    if (p) this.pods.set(name, withPhase(p, 'Running', ready, this.now - 60_000));
   }
 
   /** A terminating pod is gone. */
