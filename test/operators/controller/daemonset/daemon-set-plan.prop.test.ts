@@ -136,9 +136,10 @@ describe('daemonSetPlan, model-based', () => {
         fc.modelRun(() => ({ model, real: world }), cmds);
         // converge: sync, pods become ready, until nothing changes (bounded)
         for (let i = 0; i < 30; i++) {
-          const r = world.sync();
+          const unready = world.pods.filter((p) => p.status?.conditions === undefined).length;
           world.markReady((p) => p.status?.conditions === undefined);
-          if (r.created === 0 && r.deleted === 0) break;
+          const r = world.sync();
+          if (unready === 0 && r.created === 0 && r.deleted === 0) break;
         }
         for (const [name, n] of model) {
           const pods = world.podsOn(name);
