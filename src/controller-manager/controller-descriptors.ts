@@ -2,6 +2,8 @@
 
 import type { KnownControllerNames } from '../../operators/controller-manager/resolve-controllers-flag.ts';
 import { KubeRxError } from '../../operators/errors.ts';
+import { bootstrapSignerController } from '../controllers/bootstrap/bootstrap-signer-controller.ts';
+import { tokenCleanerController } from '../controllers/bootstrap/token-cleaner-controller.ts';
 import { csrApprovingController } from '../controllers/certificates/csr-approving-controller.ts';
 import { csrCleanerController } from '../controllers/certificates/csr-cleaner-controller.ts';
 import { csrSigningController } from '../controllers/certificates/csr-signing-controller.ts';
@@ -342,6 +344,22 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
     csrCleanerController({
       client: ctx.client,
       informerFactory: ctx.informerFactory,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'bootstrap-signer-controller': (ctx) =>
+    bootstrapSignerController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'token-cleaner-controller': (ctx) =>
+    tokenCleanerController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
     }),
