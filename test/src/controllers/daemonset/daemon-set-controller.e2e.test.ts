@@ -87,7 +87,7 @@ describe.skipIf(!KUBECTL)('daemonset controller end to end', { timeout: 120_000 
       simulatedNodes: 1,
       rootDir: join(plane.dir, 'kubelet-late'),
     });
-    await waitFor(async () => Object.keys(await podsByNode()).includes('late'), 60_000);
+    await waitFor(async () => expect(Object.keys(await podsByNode())).toContain('late'), 60_000);
     await rolloutStatus();
     expect(Object.keys(await podsByNode()).sort()).toEqual(['late', 'sim-0', 'sim-1']);
   });
@@ -119,5 +119,41 @@ describe.skipIf(!KUBECTL)('daemonset controller end to end', { timeout: 120_000 
     expect(byName[first.name]).toBe(3);
     const hash = first.labels['controller-revision-hash'];
     expect(await podsByNode()).toEqual({ late: hash, 'sim-0': hash, 'sim-1': hash });
+  });
+
+  it('follows node labels, NoExecute taints and cordons', async () => {
+    const picky = JSON.parse(manifest('busybox:1'));
+    picky.metadata.name = 'picky';
+    picky.spec.selector.matchLabels = { app: 'picky' };
+    picky.spec.template.metadata.labels = { app: 'picky' };
+    picky.spec.template.spec.nodeSelector = { role: 'agent' };
+    await plane.ok(['apply', '-f', '-'], JSON.stringify(picky));
+    const pickyNodes = async () => {
+      const list = await json(['get', 'pods', '-l', 'app=picky']);
+      return (list.items as PodView[])
+        .filter((p) => !p.metadata.deletionTimestamp)
+        .map((p) => p.spec.nodeName ?? '')
+        .sort();
+    };
+    await waitFor(async () =>
+      expect((await json(['get', 'ds', 'picky'])).status?.observedGeneration).toBe(1),
+    );
+    expect(await pickyNodes()).toEqual([]);
+    await plane.ok(['label', 'node', 'sim-0', 'sim-1', 'role=agent']);
+    await waitFor(async () => expect(await pickyNodes()).toEqual(['sim-0', 'sim-1']), 60_000);
+    await plane.ok(['taint', 'node', 'sim-0', 'evict=now:NoExecute']);
+    await waitFor(async () => expect(await pickyNodes()).toEqual(['sim-1']), 60_000);
+    // a cordoned node still runs daemon pods (they tolerate node.kubernetes.io/unschedulable)
+    await plane.ok(['cordon', 'late']);
+    await plane.ok(['label', 'node', 'late', 'role=agent']);
+    await waitFor(async () => expect(await pickyNodes()).toEqual(['late', 'sim-1']), 60_000);
+    const r = await plane.kubectl(['rollout', 'status', 'ds/picky', '--timeout=60s']);
+    expect(r.stdout).toContain('daemon set "picky" successfully rolled out');
+    const ds = await json(['get', 'ds', 'picky']);
+    expect(ds.status).toMatchObject({
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberMisscheduled: 0,
+    });
   });
 });
