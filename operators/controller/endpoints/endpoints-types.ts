@@ -5,7 +5,7 @@ export interface EndpointAddress {
   ip: string;
   hostname?: string;
   nodeName?: string;
-  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string };
+  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string };
 }
 
 export interface CoreEndpointPort {
