@@ -4,6 +4,7 @@ import { budgetStatus } from '../../../operators/controller/disruption/budget-st
 import { NAMESPACE_INDEX } from '../../../operators/indexed-store.ts';
 import { labelSelectorFromObject } from '../../../operators/label-selector.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
+import { deepEqual } from '../../../operators/pod-config/deep-equal.ts';
 import { type ReconcileOutcome, reconcileWith } from '../../../operators/reconcile.ts';
 import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
@@ -116,7 +117,7 @@ export function disruptionController(
     const result = budgetStatus(pdb, selected, lookup, now);
     for (const e of result.events) record(pdb, e.type, e.reason, e.message);
     if (result.recheckAtMs !== undefined) queue.addAfter(key, Math.max(0, result.recheckAtMs - now));
-    if (JSON.stringify(result.status) === JSON.stringify(pdb.status ?? {})) return;
+    if (deepEqual(result.status, pdb.status ?? {})) return;
     await firstValueFrom(
       config.client.updateStatus(POD_DISRUPTION_BUDGETS, { ...pdb, status: result.status }),
     );

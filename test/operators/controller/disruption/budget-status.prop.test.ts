@@ -57,7 +57,12 @@ describe('budgetStatus properties', () => {
           spec,
           status: { disruptedPods: disrupted },
         };
-        const s = budgetStatus(pdb, pods, lookup, NOW).status as Record<string, number>;
+        const s = budgetStatus(pdb, pods, lookup, NOW).status as {
+          disruptionsAllowed: number;
+          currentHealthy: number;
+          desiredHealthy: number;
+          observedGeneration: number;
+        };
         expect(s.disruptionsAllowed).toBeGreaterThanOrEqual(0);
         expect(s.currentHealthy).toBeLessThanOrEqual(pods.length);
         expect(s.desiredHealthy).toBeGreaterThanOrEqual(0);
