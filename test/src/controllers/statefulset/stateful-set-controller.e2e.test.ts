@@ -42,7 +42,7 @@ describe.skipIf(!KUBECTL)('statefulset controller end to end', { timeout: 120_00
       const name = e.object.metadata?.name ?? '';
       if (e.type === 'ADDED') seen.push(`added ${name} (ready: ${[...ready].sort().join(',')})`);
       if (e.type === 'DELETED') ready.delete(name);
-      else if (isReady(e.object)) ready.add(name);
+      else if (isReady(e.object as Pod)) ready.add(name);
       else ready.delete(name);
     });
   });
