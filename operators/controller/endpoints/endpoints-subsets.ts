@@ -79,7 +79,8 @@ export function endpointsSubsets(service: Service, pods: readonly Pod[]): Endpoi
       if (port === undefined) continue;
       add(pod, address, [
         {
-          name: sp.name ?? '',
+          // core/v1 omits an empty name (slices keep it: their name is a pointer)
+          ...(sp.name ? { name: sp.name } : {}),
           port,
           protocol: sp.protocol ?? 'TCP',
           ...(sp.appProtocol !== undefined ? { appProtocol: sp.appProtocol } : {}),
