@@ -1,12 +1,11 @@
 // The disruption controller in virtual time over in-memory informers: a budget's status follows its pods, an eviction in disruptedPods is dropped at its 2-minute expiry, and a pod's label change moves it between budgets.
-import { of, Subject } from 'rxjs';
+import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject, ReflectorEvent } from '../../../../operators/types.ts';
+import type { KubeObject } from '../../../../operators/types.ts';
 import { disruptionController } from '../../../../src/controllers/disruption/disruption-controller.ts';
-import type { InformerFactory } from '../../../../src/informers/informer-factory.ts';
-import { sharedInformer } from '../../../../src/informers/shared-informer.ts';
 import { VirtualClock } from '../../../../src/testing/virtual-clock.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../../streams/api-client.ts';
+import { inMemoryInformers } from './in-memory-informers.ts';
 
 const budget = (name: string, app: string, status: Record<string, unknown> = {}): KubeObject => ({
   metadata: { name, namespace: 'ns', generation: 1, resourceVersion: '1' },
@@ -22,22 +21,14 @@ const pod = (name: string, app: string, ready = true): KubeObject => ({
 type Written = { name: string; allowed: number; healthy: number; disrupted: string[] };
 
 function world(budgets: KubeObject[], pods: KubeObject[]) {
-  const clock = new VirtualClock();
-  const plurals = [
+  const memory = inMemoryInformers([
     'poddisruptionbudgets',
     'pods',
     'deployments',
     'replicasets',
     'statefulsets',
     'replicationcontrollers',
-  ];
-  const sources = Object.fromEntries(plurals.map((p) => [p, new Subject<ReflectorEvent<KubeObject>>()]));
-  const informers = Object.fromEntries(
-    plurals.map((p) => [p, sharedInformer<KubeObject>({ source: sources[p]!, scheduler: clock.scheduler })]),
-  );
-  const factory = {
-    forResource: (r: ResourceDescriptor) => informers[r.plural],
-  } as unknown as InformerFactory;
+  ]);
   const writes: Written[] = [];
   const client = {
     updateStatus: (_r: ResourceDescriptor, o: KubeObject) => {
@@ -48,7 +39,7 @@ function world(budgets: KubeObject[], pods: KubeObject[]) {
         healthy: s.currentHealthy,
         disrupted: Object.keys(s.disruptedPods ?? {}),
       });
-      sources.poddisruptionbudgets!.next({ type: 'Updated', object: o });
+      memory.emit('poddisruptionbudgets', { type: 'Updated', object: o });
       return of(o);
     },
     // Events go through the recorder's create
@@ -57,25 +48,17 @@ function world(budgets: KubeObject[], pods: KubeObject[]) {
   } as unknown as ApiClient;
   const sub = disruptionController({
     client,
-    informerFactory: factory,
-    scheduler: clock.scheduler,
+    informerFactory: memory.factory,
+    scheduler: memory.clock.scheduler,
   }).subscribe();
-  const holds = Object.values(informers).map((i) => i.start());
-  const items: Record<string, KubeObject[]> = { poddisruptionbudgets: budgets, pods };
-  for (const p of plurals) sources[p]!.next({ type: 'Replace', items: items[p] ?? [], resourceVersion: '1' });
-  const flush = async (ms = 10) => {
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-    clock.advance(ms);
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-  };
+  memory.start({ poddisruptionbudgets: budgets, pods });
   return {
-    clock,
     writes,
-    flush,
-    emit: (plural: string, event: ReflectorEvent<KubeObject>) => sources[plural]!.next(event),
+    flush: memory.flush,
+    emit: memory.emit,
     stop: () => {
       sub.unsubscribe();
-      for (const h of holds) h.unsubscribe();
+      memory.stop();
     },
   };
 }

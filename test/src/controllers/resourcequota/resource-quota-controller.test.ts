@@ -1,12 +1,10 @@
 // The resourcequota controller in virtual time over in-memory informers: a stale status is put right, deletions and terminal pods release quota at once, and `count/` names of unwatched resources follow on the full resync period.
-import { of, Subject } from 'rxjs';
+import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject, ReflectorEvent } from '../../../../operators/types.ts';
+import type { KubeObject } from '../../../../operators/types.ts';
 import { resourceQuotaController } from '../../../../src/controllers/resourcequota/resource-quota-controller.ts';
-import type { InformerFactory } from '../../../../src/informers/informer-factory.ts';
-import { sharedInformer } from '../../../../src/informers/shared-informer.ts';
-import { VirtualClock } from '../../../../src/testing/virtual-clock.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../../streams/api-client.ts';
+import { inMemoryInformers } from '../disruption/in-memory-informers.ts';
 
 const PERIOD = 5 * 60 * 1000;
 
@@ -25,8 +23,7 @@ const pod = (name: string, cpu: string, phase = 'Running'): KubeObject => ({
 const named = (name: string, namespace = 'ns'): KubeObject => ({ metadata: { name, namespace } });
 
 function world(initial: { quotas: KubeObject[]; pods?: KubeObject[]; services?: KubeObject[] }) {
-  const clock = new VirtualClock();
-  const plurals = [
+  const memory = inMemoryInformers([
     'resourcequotas',
     'pods',
     'services',
@@ -34,21 +31,14 @@ function world(initial: { quotas: KubeObject[]; pods?: KubeObject[]; services?: 
     'secrets',
     'persistentvolumeclaims',
     'replicationcontrollers',
-  ];
-  const sources = Object.fromEntries(plurals.map((p) => [p, new Subject<ReflectorEvent<KubeObject>>()]));
-  const informers = Object.fromEntries(
-    plurals.map((p) => [p, sharedInformer<KubeObject>({ source: sources[p]!, scheduler: clock.scheduler })]),
-  );
-  const factory = {
-    forResource: (r: ResourceDescriptor) => informers[r.plural],
-  } as unknown as InformerFactory;
+  ]);
   const writes: Record<string, string>[] = [];
   let deployments: KubeObject[] = [];
   const client = {
     updateStatus: (_r: ResourceDescriptor, o: KubeObject) => {
       writes.push((o.status as { used: Record<string, string> }).used);
       const stored = { ...o, metadata: { ...o.metadata, resourceVersion: String(writes.length + 1) } };
-      sources.resourcequotas!.next({ type: 'Updated', object: stored });
+      memory.emit('resourcequotas', { type: 'Updated', object: stored });
       return of(stored);
     },
     list: (r: ResourceDescriptor) =>
@@ -56,31 +46,24 @@ function world(initial: { quotas: KubeObject[]; pods?: KubeObject[]; services?: 
   } as unknown as ApiClient;
   const sub = resourceQuotaController({
     client,
-    informerFactory: factory,
-    scheduler: clock.scheduler,
+    informerFactory: memory.factory,
+    scheduler: memory.clock.scheduler,
   }).subscribe();
-  const holds = Object.values(informers).map((i) => i.start());
-  const items: Record<string, KubeObject[]> = {
+  memory.start({
     resourcequotas: initial.quotas,
     pods: initial.pods ?? [],
     services: initial.services ?? [],
-  };
-  for (const p of plurals) sources[p]!.next({ type: 'Replace', items: items[p] ?? [], resourceVersion: '1' });
-  const flush = async (ms = 10) => {
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-    clock.advance(ms);
-    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-  };
+  });
   return {
     writes,
-    flush,
-    emit: (plural: string, event: ReflectorEvent<KubeObject>) => sources[plural]!.next(event),
+    flush: memory.flush,
+    emit: memory.emit,
     setDeployments: (d: KubeObject[]) => {
       deployments = d;
     },
     stop: () => {
       sub.unsubscribe();
-      for (const h of holds) h.unsubscribe();
+      memory.stop();
     },
   };
 }
