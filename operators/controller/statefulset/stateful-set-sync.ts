@@ -2,6 +2,7 @@
 import type { Pod } from '../../api/core-v1.ts';
 import { isPodReady } from '../pod-deletion-order.ts';
 import { isPodAvailable } from '../replicaset/replica-set-status.ts';
+import { claimRetentionOwners } from './claim-retention.ts';
 import {
   identityMatches,
   newStatefulPod,
@@ -27,6 +28,8 @@ export type StatefulSetAction =
   | { type: 'create'; pod: Pod; claims: PersistentVolumeClaimObject[] }
   /** Create the claims a pending pod still lacks. */
   | { type: 'claims'; pod: Pod; claims: PersistentVolumeClaimObject[] }
+  /** Set the claim's owner references as persistentVolumeClaimRetentionPolicy asks (a merge patch of them). */
+  | { type: 'claimOwners'; pod: Pod; claim: PersistentVolumeClaimObject }
   /** Put the pod's identity labels and claim volumes back. */
   | { type: 'update'; pod: Pod }
   /** Delete the pod: it finished (recreated next sync), its ordinal is beyond replicas, or it is of an older revision. */
@@ -46,6 +49,8 @@ export interface StatefulSetSyncInput {
   updateRevision: string;
   /** The time in ms (availability for minReadySeconds). */
   now: number;
+  /** The namespace's claims by name, for the retention policy's owner references; none: left alone. */
+  claims?: ReadonlyMap<string, PersistentVolumeClaimObject>;
 }
 
 /** What one sync does. */
@@ -117,7 +122,11 @@ export function planStatefulSetSync(input: StatefulSetSyncInput): StatefulSetSyn
       const fromCurrent = usesCurrentRevision(currentSet, ordinal);
       const source = fromCurrent ? currentSet : updateSet;
       const created = newStatefulPod(source, ordinal, fromCurrent ? currentRevision : updateRevision);
-      actions.push({ type: 'create', pod: created, claims: statefulClaims(set, ordinal) });
+      const claims = statefulClaims(set, ordinal).map((c) => {
+        const owners = claimRetentionOwners(set, undefined, c, false);
+        return owners?.length ? { ...c, metadata: { ...c.metadata, ownerReferences: owners } } : c;
+      });
+      actions.push({ type: 'create', pod: created, claims });
       if (monotonic) return done(actions);
       continue;
     }
@@ -129,11 +138,15 @@ export function planStatefulSetSync(input: StatefulSetSyncInput): StatefulSetSyn
       continue;
     }
     if (monotonic && (!isRunningAndReady(pod) || !available(pod))) return done(actions);
+    actions.push(...retentionFixes(input, pod, ordinal, false));
     if (identityMatches(set, pod) && storageMatches(set, pod)) continue;
     actions.push({ type: 'update', pod: withStorage(updateSet, withIdentity(updateSet, pod)) });
   }
 
-  // the condemned, highest ordinal first, once every living replica is running and ready
+  // the claims of condemned pods first owned as whenScaled says, then the pods, highest ordinal first, once
+  // every living replica is running and ready
+  for (const pod of condemned)
+    actions.push(...retentionFixes(input, pod, parentAndOrdinal(pod).ordinal, true));
   for (const pod of condemned) {
     if (isTerminating(pod)) {
       if (monotonic) return done(actions);
@@ -159,6 +172,29 @@ export function planStatefulSetSync(input: StatefulSetSyncInput): StatefulSetSyn
     if (!isHealthy(pod)) return done(actions);
   }
   return done(actions);
+}
+
+/** The owner-reference changes the retention policy asks of the existing claims of `pod`. */
+function retentionFixes(
+  input: StatefulSetSyncInput,
+  pod: Pod,
+  ordinal: number,
+  condemned: boolean,
+): StatefulSetAction[] {
+  if (!input.claims) return [];
+  const out: StatefulSetAction[] = [];
+  for (const wanted of statefulClaims(input.set, ordinal)) {
+    const claim = input.claims.get(wanted.metadata.name ?? '');
+    if (!claim || claim.metadata.deletionTimestamp) continue;
+    const owners = claimRetentionOwners(input.set, pod, claim, condemned);
+    if (owners)
+      out.push({
+        type: 'claimOwners',
+        pod,
+        claim: { ...claim, metadata: { ...claim.metadata, ownerReferences: owners } },
+      });
+  }
+  return out;
 }
 
 /** Whether a pod created now for `ordinal` takes the current revision's template (upstream's newVersionedStatefulSetPod). */

@@ -285,6 +285,13 @@ export function statefulSetController(
       const name = a.pod.metadata.name ?? '';
       const verb = a.type === 'create' ? 'Create' : a.type === 'delete' ? 'Delete' : 'Update';
       if (a.type === 'claims') return createClaims(set, a.pod, a.claims);
+      if (a.type === 'claimOwners') {
+        const patch = { metadata: { ownerReferences: a.claim.metadata.ownerReferences ?? [] } };
+        await firstValueFrom(
+          client.patch(PERSISTENT_VOLUME_CLAIMS, a.claim.metadata.name ?? '', patch, 'merge', ns),
+        ).catch(ignoreNotFound);
+        return;
+      }
       try {
         if (a.type === 'create') {
           await createClaims(set, a.pod, a.claims);
@@ -368,6 +375,12 @@ export function statefulSetController(
         updateSet: applyRevision(set, update),
         updateRevision: update.metadata.name ?? '',
         now: now(),
+        claims: new Map(
+          claims
+            .getStore()
+            .byIndex(NAMESPACE_INDEX, namespace)
+            .map((c) => [c.metadata.name ?? '', c]),
+        ),
       });
       const parallel = set.spec.podManagementPolicy === 'Parallel';
       if (parallel) {
