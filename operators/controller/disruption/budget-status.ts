@@ -54,8 +54,8 @@ function replicasOf(object: KubeObject): number {
 
 /**
  * The controller whose scale a pod counts against (upstream's finders in order): a ReplicationController;
- * a Deployment through its ReplicaSet; a ReplicaSet no Deployment controls; a StatefulSet; else any
- * object with spec.replicas (the scale subresource). Uids must match the pod's references.
+ * a Deployment through its ReplicaSet; a ReplicaSet no (existing) Deployment controls; a StatefulSet; else
+ * any object with spec.replicas (the scale subresource). Uids must match the pod's references.
  */
 function findScale(
   ref: { kind: string; apiVersion: string; name: string; uid: string },
@@ -65,12 +65,11 @@ function findScale(
   if (!owner || owner.metadata?.uid !== ref.uid) return undefined;
   if (ref.kind === 'ReplicaSet') {
     const parent = getControllerOf(owner);
-    if (parent?.kind === 'Deployment') {
-      const deployment = lookup('Deployment', parent.apiVersion, parent.name);
-      if (deployment && deployment.metadata?.uid === parent.uid)
-        return { uid: parent.uid, scale: replicasOf(deployment) };
-      return undefined;
-    }
+    const deployment =
+      parent?.kind === 'Deployment' ? lookup('Deployment', parent.apiVersion, parent.name) : undefined;
+    if (parent && deployment && deployment.metadata?.uid === parent.uid)
+      return { uid: parent.uid, scale: replicasOf(deployment) };
+    // a ReplicaSet whose Deployment is gone still has its own scale (upstream's scale-subresource finder)
   }
   return { uid: ref.uid, scale: replicasOf(owner) };
 }

@@ -230,8 +230,65 @@ describe('budgetStatus', () => {
       lookupOf(rc11, dep, depRs),
       [1, 8, 7, 22],
     ],
-  ] as const)('%s', (_name, spec, pods, lookup, [allowed, current, desired, expected]) => {
+    [
+      'naked pods under maxUnavailable: nothing expected, nothing allowed',
+      { maxUnavailable: 1 },
+      [pod('p0'), pod('p1')],
+      none,
+      [0, 2, 0, 0],
+    ],
+    [
+      'minAvailable 0 allows every healthy pod',
+      { minAvailable: 0 },
+      [pod('p0'), pod('p1', { ready: false })],
+      none,
+      [1, 1, 0, 2],
+    ],
+    [
+      'maxUnavailable 0%: no disruption at full health',
+      { maxUnavailable: '0%' },
+      [ssPod('p0'), ssPod('p1'), ssPod('p2')],
+      lookupOf(ss3),
+      [0, 3, 3, 3],
+    ],
+    [
+      'minAvailable 100% of a StatefulSet of 3',
+      { minAvailable: '100%' },
+      [ssPod('p0'), ssPod('p1'), ssPod('p2')],
+      lookupOf(ss3),
+      [0, 3, 3, 3],
+    ],
+    [
+      'more ready pods than the scale during a surge',
+      { maxUnavailable: 1 },
+      [ssPod('p0'), ssPod('p1'), ssPod('p2'), ssPod('p3')],
+      lookupOf(ss3),
+      [2, 4, 2, 3],
+    ],
+    [
+      'a ReplicaSet whose Deployment is gone counts its own scale',
+      { minAvailable: '50%' },
+      [depPod('p0')],
+      lookupOf(depRs),
+      [0, 1, 4, 7],
+    ],
+    [
+      'a pod whose controller is not found fails safe',
+      { minAvailable: '50%' },
+      [depPod('p0')],
+      none,
+      'SyncFailed',
+    ],
+  ] as const)('%s', (_name, spec, pods, lookup, want) => {
     const { status } = budgetStatus(budget(spec), pods as readonly KubeObject[], lookup, NOW);
+    if (typeof want === 'string') {
+      expect(status).toMatchObject({
+        disruptionsAllowed: 0,
+        conditions: [expect.objectContaining({ reason: want })],
+      });
+      return;
+    }
+    const [allowed, current, desired, expected] = want;
     expect(status).toMatchObject({
       disruptionsAllowed: allowed,
       currentHealthy: current,
