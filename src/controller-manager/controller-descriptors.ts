@@ -7,6 +7,7 @@ import { tokenCleanerController } from '../controllers/bootstrap/token-cleaner-c
 import { csrApprovingController } from '../controllers/certificates/csr-approving-controller.ts';
 import { csrCleanerController } from '../controllers/certificates/csr-cleaner-controller.ts';
 import { csrSigningController } from '../controllers/certificates/csr-signing-controller.ts';
+import { clusterRoleAggregationController } from '../controllers/clusterrole-aggregation/clusterrole-aggregation-controller.ts';
 import { cronJobController } from '../controllers/cronjob/cron-job-controller.ts';
 import { daemonSetController } from '../controllers/daemonset/daemon-set-controller.ts';
 import { deploymentController } from '../controllers/deployment/deployment-controller.ts';
@@ -357,6 +358,14 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
     }),
   'token-cleaner-controller': (ctx) =>
     tokenCleanerController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'clusterrole-aggregation-controller': (ctx) =>
+    clusterRoleAggregationController({
       client: ctx.client,
       informerFactory: ctx.informerFactory,
       metrics: ctx.workQueueMetrics,
