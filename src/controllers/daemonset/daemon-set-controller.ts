@@ -9,6 +9,7 @@ import {
   releasePatch,
 } from '../../../operators/controller/controller-ref.ts';
 import { daemonPod } from '../../../operators/controller/daemonset/daemon-pod.ts';
+import { daemonPodTargetNode } from '../../../operators/controller/daemonset/daemon-pod-node-affinity.ts';
 import {
   daemonSetHistoryPlan,
   revisionsToDelete,
@@ -25,6 +26,7 @@ import {
   DAEMON_SET_GVK,
   type DaemonSet,
 } from '../../../operators/controller/daemonset/daemon-set-types.ts';
+import { FailedPodsBackoff } from '../../../operators/controller/daemonset/failed-pods-backoff.ts';
 import { nodeShouldRunDaemonPod } from '../../../operators/controller/daemonset/node-should-run-daemon-pod.ts';
 import { slowStartBatch } from '../../../operators/controller/slow-start-batch.ts';
 import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
@@ -113,6 +115,7 @@ export function daemonSetController(config: DaemonSetControllerConfig): Observab
       ...(config.metrics ? { metrics: config.metrics } : {}),
     });
     const expectations = new UIDTrackingControllerExpectations(now);
+    const failedBackoff = new FailedPodsBackoff();
     const record = controllerEventRecorder(client, 'daemonset-controller', logger, () => Date.now());
     const recordAbout = (ds: DaemonSet, type: 'Normal' | 'Warning', reason: string, message: string) =>
       record({ ...ds, ...DAEMON_SET_GVK }, type, reason, message);
@@ -412,6 +415,7 @@ export function daemonSetController(config: DaemonSetControllerConfig): Observab
       const history = await constructHistory(ds, claimedRevisions, claimedPods);
       const nodeList = nodes.getStore().list();
       let error: unknown;
+      let retryAfter: number | undefined;
       const satisfied = expectations.satisfiedExpectations(key);
       if (satisfied) {
         const plan = daemonSetPlan({
@@ -421,23 +425,35 @@ export function daemonSetController(config: DaemonSetControllerConfig): Observab
           hash: history.hash,
           now: now(),
         });
-        if (plan.step !== 'none') error = await syncNodes(key, ds, plan.create, plan.delete, history.hash);
-        else {
-          const ns = { namespace };
-          for (const r of revisionsToDelete(ds, history.old, claimedPods)) {
-            await firstValueFrom(client.delete(CONTROLLER_REVISIONS, r.metadata.name ?? '', ns)).catch(
-              (e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)),
-            );
+        // a failed pod is deleted again only after its node's backoff (1 s doubling to 15 min)
+        const toDelete = plan.delete.filter((pod) => {
+          if (pod.status?.phase !== 'Failed') return true;
+          const backoffKey = `${key}/${daemonPodTargetNode(pod) ?? ''}`;
+          const left = failedBackoff.inBackoff(backoffKey, now());
+          if (left > 0) {
+            retryAfter = Math.min(retryAfter ?? left, left);
+            return false;
           }
+          failedBackoff.next(backoffKey, now());
+          return true;
+        });
+        if (plan.create.length > 0 || toDelete.length > 0)
+          error = await syncNodes(key, ds, plan.create, toDelete, history.hash);
+        const ns = { namespace };
+        for (const r of revisionsToDelete(ds, history.old, claimedPods)) {
+          await firstValueFrom(client.delete(CONTROLLER_REVISIONS, r.metadata.name ?? '', ns)).catch(
+            (e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)),
+          );
         }
+        failedBackoff.gc(now());
       }
       const status = daemonSetStatus(ds, nodeList, claimedPods, history.hash, now(), satisfied);
       if (!daemonSetStatusUpToDate(ds, status)) await writeStatus(ds, status);
       if (error !== undefined) throw error;
       const minReady = ds.spec.minReadySeconds ?? 0;
       if (minReady > 0 && status.numberReady !== status.numberAvailable)
-        return { requeueAfter: minReady * 1000 };
-      return {};
+        retryAfter = Math.min(retryAfter ?? minReady * 1000, minReady * 1000);
+      return retryAfter !== undefined ? { requeueAfter: retryAfter } : {};
     };
 
     // workers start once every cache has synced: a sync on an empty pod cache would double every daemon pod

@@ -130,6 +130,16 @@ describe('daemonset controller on the embedded API server', { timeout: 30_000 },
     });
   });
 
+  it('deletes a failed pod and creates its replacement', async () => {
+    const victim = (await livePods('all'))[0]!;
+    await firstValueFrom(cluster.api.updateStatus<Pod>(PODS, { ...victim, status: { phase: 'Failed' } }, ns));
+    await waitFor(async () => {
+      const now = await livePods('all');
+      expect(now.map((p) => p.metadata.name)).not.toContain(victim.metadata.name);
+      expect(now.map((p) => daemonPodTargetNode(p)).sort()).toEqual(['n1', 'n2', 'n3']);
+    });
+  });
+
   it('runs only on nodes matching its nodeSelector, and adopts a matching orphan instead of creating', async () => {
     const orphan = {
       apiVersion: 'v1',
