@@ -161,6 +161,21 @@ export function planStatefulSetSync(input: StatefulSetSyncInput): StatefulSetSyn
 
   if (set.spec.updateStrategy?.type === 'OnDelete') return done(actions);
   const partition = set.spec.updateStrategy?.rollingUpdate?.partition ?? 0;
+  const maxUnavailable = set.spec.updateStrategy?.rollingUpdate?.maxUnavailable;
+  if (maxUnavailable !== undefined) {
+    // upstream's updateStatefulSetAfterInvariantEstablished: up to maxUnavailable pods down at once
+    const budget = scaledMaxUnavailable(maxUnavailable, count);
+    const unavailable = replicas.filter((p) => p === undefined || !isHealthy(p) || !available(p)).length;
+    let toDelete = budget - unavailable;
+    for (let target = count - 1; target >= partition && toDelete > 0; target--) {
+      const pod = replicas[target];
+      if (!pod || podRevision(pod) === updateRevision || isTerminating(pod)) continue;
+      actions.push({ type: 'delete', pod, why: 'update' });
+      status.currentReplicas = (status.currentReplicas ?? 0) - 1;
+      toDelete--;
+    }
+    return done(actions);
+  }
   for (let target = count - 1; target >= partition; target--) {
     const pod = replicas[target];
     if (!pod) continue;
@@ -172,6 +187,13 @@ export function planStatefulSetSync(input: StatefulSetSyncInput): StatefulSetSyn
     if (!isHealthy(pod)) return done(actions);
   }
   return done(actions);
+}
+
+/** maxUnavailable as a number of pods: a percentage of replicas rounded down, at least 1 (upstream's getStatefulSetMaxUnavailable). */
+export function scaledMaxUnavailable(value: number | string, replicas: number): number {
+  const m = typeof value === 'string' ? /^(\d+)%$/.exec(value) : null;
+  const n = m ? Math.floor((Number(m[1]) * replicas) / 100) : Number(value);
+  return Number.isFinite(n) && n >= 1 ? n : 1;
 }
 
 /** The owner-reference changes the retention policy asks of the existing claims of `pod`. */

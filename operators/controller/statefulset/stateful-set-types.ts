@@ -50,7 +50,11 @@ export interface StatefulSet extends KubeObject {
     /** Defaults to OrderedReady. */
     podManagementPolicy?: 'OrderedReady' | 'Parallel' | string;
     /** Defaults to RollingUpdate with partition 0. */
-    updateStrategy?: { type?: 'RollingUpdate' | 'OnDelete' | string; rollingUpdate?: { partition?: number } };
+    updateStrategy?: {
+      type?: 'RollingUpdate' | 'OnDelete' | string;
+      /** maxUnavailable (an int or a percentage of replicas, MaxUnavailableStatefulSet) is honoured when set. */
+      rollingUpdate?: { partition?: number; maxUnavailable?: number | string };
+    };
     revisionHistoryLimit?: number;
     minReadySeconds?: number;
     ordinals?: { start?: number };

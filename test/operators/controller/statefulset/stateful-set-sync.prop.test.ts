@@ -43,10 +43,17 @@ describe('planStatefulSetSync properties', () => {
           fc.nat(4),
           fc.nat(2),
           fc.nat(3),
+          fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
           fc.array(step, { maxLength: 60 }),
-          (replicas, start, minReadySeconds, steps) => {
+          (replicas, start, minReadySeconds, maxUnavailable, steps) => {
+            const rollingUpdate = { partition: 0, ...(maxUnavailable ? { maxUnavailable } : {}) };
             const c = new FakeCluster(
-              makeSet(replicas, { podManagementPolicy: policy, ordinals: { start }, minReadySeconds }),
+              makeSet(replicas, {
+                podManagementPolicy: policy,
+                ordinals: { start },
+                minReadySeconds,
+                updateStrategy: { type: 'RollingUpdate', rollingUpdate },
+              }),
             );
             const nameOf = (i: number) => `web-${start + i}`;
             for (const s of steps) {

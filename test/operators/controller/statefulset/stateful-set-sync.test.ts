@@ -1,7 +1,10 @@
 // planStatefulSetSync: upstream's stateful_set_control_test cases in our words — ordered and parallel creation, scaling, failed pods, rolling updates with partition, OnDelete, identity repair and status.
 import { describe, expect, it } from 'vitest';
 import { newStatefulPod } from '../../../../operators/controller/statefulset/stateful-pod-identity.ts';
-import { planStatefulSetSync } from '../../../../operators/controller/statefulset/stateful-set-sync.ts';
+import {
+  planStatefulSetSync,
+  scaledMaxUnavailable,
+} from '../../../../operators/controller/statefulset/stateful-set-sync.ts';
 import type { StatefulSet } from '../../../../operators/controller/statefulset/stateful-set-types.ts';
 import { FakeCluster, makeSet, runningPod, withPhase } from './fixtures.ts';
 
@@ -165,6 +168,54 @@ describe('planStatefulSetSync: updates', () => {
     converge(c);
     expect(c.deleted).toEqual(order);
     expect(images(c)).toEqual(after);
+  });
+
+  it.each<[number | string, number, string[], string[]]>([
+    [2, 0, [], ['web-4', 'web-3']],
+    ['40%', 0, [], ['web-4', 'web-3']],
+    [3, 3, [], ['web-4', 'web-3']],
+    [2, 0, ['web-0'], ['web-4']],
+    [1, 0, ['web-0'], []],
+  ])(
+    'Parallel, maxUnavailable %s, partition %i, unready %j: the first update sync deletes %j',
+    (max, partition, unready, deleted) => {
+      // Parallel, so an unready pod does not stop the sync before the update step (OrderedReady would)
+      const c = new FakeCluster(
+        makeSet(5, {
+          podManagementPolicy: 'Parallel',
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition, maxUnavailable: max } },
+        }),
+      );
+      converge(c);
+      for (const n of unready) c.run(n, false);
+      changeImage(c, 'nginx');
+      c.sync();
+      expect(c.deleted).toEqual(deleted);
+    },
+  );
+
+  it('maxUnavailable still converges to every pod at the new template', () => {
+    const c = new FakeCluster(
+      makeSet(5, {
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 2 } },
+      }),
+    );
+    converge(c);
+    changeImage(c, 'nginx');
+    converge(c);
+    expect(images(c)).toEqual(['nginx', 'nginx', 'nginx', 'nginx', 'nginx']);
+    expect(c.deleted).toEqual(['web-4', 'web-3', 'web-2', 'web-1', 'web-0']);
+  });
+
+  it.each([
+    [1, 5, 1],
+    [3, 5, 3],
+    [0, 5, 1],
+    ['50%', 5, 2],
+    ['10%', 5, 1],
+    ['100%', 4, 4],
+  ])('maxUnavailable %s of %i replicas is %i pod(s)', (value, replicas, pods) => {
+    expect(scaledMaxUnavailable(value, replicas)).toBe(pods);
   });
 
   it('RollingUpdate replaces one pod at a time, waiting for the new one to be ready', () => {
