@@ -35,6 +35,25 @@ function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The pod's Ready condition is True (upstream's IsPodReady, the eviction's notion of healthy). */
+function isPodReady(pod: KubeObject): boolean {
+  const conditions = (pod.status as Obj | undefined)?.conditions;
+  return (
+    Array.isArray(conditions) && conditions.some((c) => isObj(c) && c.type === 'Ready' && c.status === 'True')
+  );
+}
+
+/**
+ * An unready pod may be evicted without spending a disruption: always under `unhealthyPodEvictionPolicy:
+ * AlwaysAllow`; under the default IfHealthyBudget only while the budget has its desired healthy pods.
+ */
+function unhealthyMayGo(budget: KubeObject): boolean {
+  if ((budget.spec as Obj | undefined)?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
+  const status = (budget.status as Obj | undefined) ?? {};
+  const desired = Number(status.desiredHealthy ?? 0);
+  return desired > 0 && Number(status.currentHealthy ?? 0) >= desired;
+}
+
 /**
  * Evicts `namespace/name` as the Eviction `body` asks: terminal, pending or already deleting pods
  * go at once; otherwise the one budget selecting the pod must allow a disruption, which is then
@@ -65,6 +84,8 @@ export function evictPod(store: EvictionStore, namespace: string, name: string, 
       const selector = (b.spec as Obj | undefined)?.selector;
       if (!isObj(selector)) return false;
       try {
+        // as upstream's eviction: an empty selector matches nothing here (the disruption controller's
+        // policy/v1 reading, every pod, only sets the budget's status)
         const s = labelSelectorFromObject(selector as never);
         return !s.isEmpty() && s.matches(labels);
       } catch {
@@ -78,6 +99,17 @@ export function evictPod(store: EvictionStore, namespace: string, name: string, 
         'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
       );
     const budget = budgets[0];
+    if (budget && !isPodReady(pod) && unhealthyMayGo(budget)) {
+      // an unready pod does not count towards currentHealthy: it goes without spending a disruption
+      store.deletePod(namespace, name, {
+        ...deleteOptions,
+        preconditions: {
+          ...((deleteOptions.preconditions as Obj | undefined) ?? {}),
+          resourceVersion: pod.metadata?.resourceVersion,
+        },
+      });
+      return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+    }
     if (budget) {
       const budgetName = String(budget.metadata?.name);
       const status = { ...((budget.status as Obj | undefined) ?? {}) };

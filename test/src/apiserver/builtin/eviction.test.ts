@@ -10,15 +10,30 @@ function setup(
   budgetStatus: Record<string, unknown> | undefined,
   phase = 'Running',
   selector: object = { matchLabels: { app: 'web' } },
+  { ready = true, unhealthyPodEvictionPolicy }: { ready?: boolean; unhealthyPodEvictionPolicy?: string } = {},
 ) {
   const f = registryFixture();
   const p = pod('web-0');
   p.metadata!.labels = { app: 'web' };
   f.create('pods', 'default', p);
   const stored = f.get('pods', 'default', 'web-0');
-  f.registry.update(f.def('pods'), 'default', 'web-0', { ...stored, status: { phase } }, 'status');
+  const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False' }];
+  f.registry.update(
+    f.def('pods'),
+    'default',
+    'web-0',
+    { ...stored, status: { phase, conditions } },
+    'status',
+  );
   if (budgetStatus) {
-    f.create(PDB, 'default', { metadata: { name: 'web' }, spec: { minAvailable: 1, selector } });
+    f.create(PDB, 'default', {
+      metadata: { name: 'web' },
+      spec: {
+        minAvailable: 1,
+        selector,
+        ...(unhealthyPodEvictionPolicy ? { unhealthyPodEvictionPolicy } : {}),
+      },
+    });
     const b = f.get(PDB, 'default', 'web');
     f.registry.update(
       f.def(PDB),
@@ -102,6 +117,39 @@ describe('pods/eviction', () => {
     await evict();
     expect(exists()).toBe(false);
   });
+
+  it.each([
+    [
+      'IfHealthyBudget (the default), the budget healthy',
+      undefined,
+      { currentHealthy: 2, desiredHealthy: 2 },
+      true,
+    ],
+    [
+      'IfHealthyBudget, the budget short of healthy pods',
+      undefined,
+      { currentHealthy: 1, desiredHealthy: 2 },
+      false,
+    ],
+    [
+      'AlwaysAllow, the budget short of healthy pods',
+      'AlwaysAllow',
+      { currentHealthy: 1, desiredHealthy: 2 },
+      true,
+    ],
+  ])(
+    'an unready pod under %s goes without spending a disruption: %s',
+    async (_name, policy, health, goes) => {
+      const f = setup({ disruptionsAllowed: 0, ...health }, 'Running', undefined, {
+        ready: false,
+        unhealthyPodEvictionPolicy: policy,
+      });
+      const refused = await refusal(f.evict);
+      expect(f.exists()).toBe(!goes);
+      if (goes) expect(f.get(PDB, 'default', 'web').status).not.toHaveProperty('disruptedPods');
+      else expect(refused).toMatchObject({ code: 429 });
+    },
+  );
 
   it('refuses while the budget is still being processed', async () => {
     const { evict } = setup({ disruptionsAllowed: 1, observedGeneration: 0 });
