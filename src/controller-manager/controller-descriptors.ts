@@ -27,6 +27,8 @@ import { statefulSetController } from '../controllers/statefulset/stateful-set-c
 import { taintEvictionController } from '../controllers/taint-eviction/taint-eviction-controller.ts';
 import { ttlController } from '../controllers/ttl/ttl-controller.ts';
 import { ttlAfterFinishedController } from '../controllers/ttl-after-finished/ttl-after-finished-controller.ts';
+import { pvProtectionController } from '../controllers/volume-protection/pv-protection-controller.ts';
+import { pvcProtectionController } from '../controllers/volume-protection/pvc-protection-controller.ts';
 import type { ControllerDescriptor, ControllerInit } from './controller-context.ts';
 
 type Row = [name: string, aliases: string[], extra?: Omit<ControllerDescriptor, 'name' | 'aliases' | 'init'>];
@@ -366,6 +368,22 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
     }),
   'clusterrole-aggregation-controller': (ctx) =>
     clusterRoleAggregationController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'persistentvolumeclaim-protection-controller': (ctx) =>
+    pvcProtectionController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'persistentvolume-protection-controller': (ctx) =>
+    pvProtectionController({
       client: ctx.client,
       informerFactory: ctx.informerFactory,
       metrics: ctx.workQueueMetrics,

@@ -19,7 +19,7 @@ import {
 } from '../../../operators/controller/volume-protection/protection-finalizer.ts';
 import { type Logger, silentLogger } from '../../../operators/logger.ts';
 import { type ReconcileOutcome, reconcileWith } from '../../../operators/reconcile.ts';
-import type { KubeObject } from '../../../operators/types.ts';
+import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
@@ -78,7 +78,10 @@ export function pvcProtectionController(
       onPod(pod, false);
       if (old.metadata?.uid !== pod.metadata?.uid) onPod(old, true);
     },
-    onDelete: (pod) => onPod(('obj' in pod ? pod.obj : pod) as Pod, true),
+    onDelete: (pod) => {
+      const last = pod instanceof DeletedFinalStateUnknown ? pod.obj : pod;
+      if (last) onPod(last, true);
+    },
   });
 
   const used = async (pvc: KubeObject) => {
