@@ -384,7 +384,10 @@ export function statefulSetController(
       });
       const parallel = set.spec.podManagementPolicy === 'Parallel';
       if (parallel) {
-        const results = await Promise.allSettled(plan.actions.map((a) => run(set, a)));
+        // claim ownership first, so a claim is owned by its pod before that pod may go
+        for (const a of plan.actions) if (a.type === 'claimOwners') await run(set, a);
+        const rest = plan.actions.filter((a) => a.type !== 'claimOwners');
+        const results = await Promise.allSettled(rest.map((a) => run(set, a)));
         const failed = results.find((r) => r.status === 'rejected');
         if (failed) throw (failed as PromiseRejectedResult).reason;
       } else {

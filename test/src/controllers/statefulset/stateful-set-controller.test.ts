@@ -117,6 +117,37 @@ describe('statefulset controller on the embedded API server', { timeout: 30_000 
     expect(pod.metadata.labels?.['controller-revision-hash']).toBe(revisions[0]);
   });
 
+  it('owns claims as persistentVolumeClaimRetentionPolicy says: the set, then a scaled-away pod', async () => {
+    const created = await firstValueFrom(
+      cluster.api.create<StatefulSet>(
+        STATEFUL_SETS,
+        statefulSet('keep', {
+          podManagementPolicy: 'Parallel',
+          volumeClaimTemplates: [claimTemplate],
+          persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+        }),
+        ns,
+      ),
+    );
+    const ownersOf = async (name: string) =>
+      (await firstValueFrom(cluster.api.get<KubeObject>(PERSISTENT_VOLUME_CLAIMS, name, ns))).metadata
+        ?.ownerReferences ?? [];
+    await waitFor(async () =>
+      expect(await names(PERSISTENT_VOLUME_CLAIMS, 'keep')).toEqual(['data-keep-0', 'data-keep-1']),
+    );
+    expect(await ownersOf('data-keep-1')).toEqual([
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'keep', uid: created.metadata.uid },
+    ]);
+    const pod1 = await firstValueFrom(cluster.api.get<Pod>(PODS, 'keep-1', ns));
+    await firstValueFrom(cluster.api.patch(STATEFUL_SETS, 'keep', { spec: { replicas: 1 } }, 'merge', ns));
+    await waitFor(async () =>
+      expect(await ownersOf('data-keep-1')).toEqual([
+        { apiVersion: 'v1', kind: 'Pod', name: 'keep-1', uid: pod1.metadata.uid },
+      ]),
+    );
+    await waitFor(async () => expect(await names(PODS, 'keep')).toEqual(['keep-0']));
+  });
+
   it('under Parallel creates every pod at once', async () => {
     await firstValueFrom(
       cluster.api.create(
