@@ -96,11 +96,11 @@ export const portMapKey = (ports: readonly EndpointPort[] | undefined): string =
   );
 
 /** An endpoint's identity: its addresses, hostname and target's namespace/name (upstream's hashEndpoint). */
-const endpointKey = (e: Endpoint): string =>
+export const endpointKey = (e: Endpoint): string =>
   stable([[...e.addresses].sort(), e.hostname ?? '', e.targetRef?.namespace ?? '', e.targetRef?.name ?? '']);
 
 /** What else an endpoint carries; a difference means the slice holding it needs an update. */
-const endpointRest = (e: Endpoint): string =>
+export const endpointRest = (e: Endpoint): string =>
   stable({
     nodeName: e.nodeName ?? null,
     zone: e.zone ?? null,
