@@ -14,6 +14,7 @@ import { deploymentController } from '../controllers/deployment/deployment-contr
 import { disruptionController } from '../controllers/disruption/disruption-controller.ts';
 import { endpointsController } from '../controllers/endpoints/endpoints-controller.ts';
 import { endpointSliceController } from '../controllers/endpointslice/endpoint-slice-controller.ts';
+import { endpointSliceMirroringController } from '../controllers/endpointslicemirroring/endpoint-slice-mirroring-controller.ts';
 import { garbageCollectorController } from '../controllers/garbage-collector/garbage-collector-controller.ts';
 import { jobController } from '../controllers/job/job-controller.ts';
 import { namespaceController } from '../controllers/namespace/namespace-controller.ts';
@@ -142,6 +143,15 @@ const BUILT: Readonly<Record<string, ControllerInit>> = {
       client: ctx.client,
       informerFactory: ctx.informerFactory,
       workers: ctx.options.concurrency['concurrent-service-endpoint-syncs'] ?? 5,
+      metrics: ctx.workQueueMetrics,
+      scheduler: ctx.scheduler,
+      logger: ctx.logger,
+    }),
+  'endpointslice-mirroring-controller': (ctx) =>
+    endpointSliceMirroringController({
+      client: ctx.client,
+      informerFactory: ctx.informerFactory,
+      workers: ctx.options.concurrency['mirroring-concurrent-service-endpoint-syncs'] ?? 5,
       metrics: ctx.workQueueMetrics,
       scheduler: ctx.scheduler,
       logger: ctx.logger,
