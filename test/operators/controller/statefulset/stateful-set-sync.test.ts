@@ -218,6 +218,24 @@ describe('planStatefulSetSync: updates', () => {
     expect(scaledMaxUnavailable(value, replicas)).toBe(pods);
   });
 
+  it.each([
+    ['web-0', 'busybox'],
+    ['web-3', 'nginx'],
+  ])(
+    'with partition 2 a deleted %s comes back at %s (below the partition: the current revision)',
+    (name, image) => {
+      const c = new FakeCluster(
+        makeSet(5, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } }),
+      );
+      converge(c);
+      changeImage(c, 'nginx');
+      converge(c);
+      c.pods.delete(name);
+      converge(c);
+      expect(c.pods.get(name)?.spec.containers[0]?.image).toBe(image);
+    },
+  );
+
   it('RollingUpdate replaces one pod at a time, waiting for the new one to be ready', () => {
     const c = new FakeCluster(makeSet(3));
     converge(c);
