@@ -69,9 +69,25 @@ describe('volume protection controllers', () => {
       ),
     );
     await firstValueFrom(api.delete(PERSISTENT_VOLUME_CLAIMS, 'data', { namespace: 'default' }));
+    // one worker, keys in order: once a claim created after the deletion has its finalizer, the deleted
+    // claim has been looked at, and is still held
+    await firstValueFrom(
+      api.create(
+        PERSISTENT_VOLUME_CLAIMS,
+        {
+          metadata: { name: 'marker', namespace: 'default' },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        },
+        { namespace: 'default' },
+      ),
+    );
+    await eventually(async () => {
+      expect((await exists(PERSISTENT_VOLUME_CLAIMS, 'marker', 'default'))?.metadata?.finalizers).toEqual([
+        PVC_PROTECTION_FINALIZER,
+      ]);
+    }, 15_000);
     const held = await exists(PERSISTENT_VOLUME_CLAIMS, 'data', 'default');
     expect(held?.metadata?.deletionTimestamp).toBeTruthy();
-    // the controller has seen the deletion when the pod's own deletion is what releases the claim
     await firstValueFrom(api.delete(PODS, 'user', { namespace: 'default', gracePeriodSeconds: 0 }));
     await eventually(async () => {
       expect(await exists(PERSISTENT_VOLUME_CLAIMS, 'data', 'default')).toBeUndefined();
@@ -98,6 +114,22 @@ describe('volume protection controllers', () => {
     }, 15_000);
     pv = await firstValueFrom(api.updateStatus(PERSISTENT_VOLUMES, { ...pv!, status: { phase: 'Bound' } }));
     await firstValueFrom(api.delete(PERSISTENT_VOLUMES, 'pv1'));
+    await firstValueFrom(
+      api.create(PERSISTENT_VOLUMES, {
+        metadata: { name: 'pv-marker' },
+        spec: {
+          capacity: { storage: '1Gi' },
+          accessModes: ['ReadWriteOnce'],
+          persistentVolumeReclaimPolicy: 'Retain',
+          hostPath: { path: '/tmp/pv-marker' },
+        },
+      }),
+    );
+    await eventually(async () => {
+      expect((await exists(PERSISTENT_VOLUMES as typeof PODS, 'pv-marker'))?.metadata?.finalizers).toEqual([
+        PV_PROTECTION_FINALIZER,
+      ]);
+    }, 15_000);
     expect(
       (await exists(PERSISTENT_VOLUMES as typeof PODS, 'pv1'))?.metadata?.deletionTimestamp,
     ).toBeTruthy();
