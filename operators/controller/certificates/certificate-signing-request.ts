@@ -50,3 +50,12 @@ export function hasTrueCondition(csr: CertificateSigningRequest, type: string): 
 export function isApproved(csr: CertificateSigningRequest): boolean {
   return hasTrueCondition(csr, 'Approved') && !hasTrueCondition(csr, 'Denied');
 }
+
+/**
+ * A True condition stamped `nowMs` (RFC 3339 to the second, as metav1.Time).
+ * @param type Approved, Denied or Failed
+ */
+export function trueCondition(type: string, reason: string, message: string, nowMs: number): CsrCondition {
+  const lastUpdateTime = new Date(nowMs).toISOString().replace(/\.\d+Z$/, 'Z');
+  return { type, status: 'True', reason, message, lastUpdateTime };
+}

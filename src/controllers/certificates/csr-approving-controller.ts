@@ -8,7 +8,10 @@ import {
   type SchedulerLike,
   switchMap,
 } from 'rxjs';
-import type { CertificateSigningRequest } from '../../../operators/controller/certificates/certificate-signing-request.ts';
+import {
+  type CertificateSigningRequest,
+  trueCondition,
+} from '../../../operators/controller/certificates/certificate-signing-request.ts';
 import {
   csrApprovalCandidates,
   isDecided,
@@ -87,22 +90,11 @@ export function csrApprovingController(
   const sync = async (name: string) => {
     const csr = csrs.getStore().getByKey(name);
     if (!csr || isDecided(csr)) return;
-    let request: ReturnType<typeof parseCertificateRequest>;
-    try {
-      request = parseCertificateRequest(csr.spec.request);
-    } catch (error) {
-      throw new Error(`unable to parse csr "${name}": ${(error as Error).message}`);
-    }
+    const request = parseCertificateRequest(csr.spec.request, name);
     const candidates = csrApprovalCandidates(csr, request);
     for (const candidate of candidates) {
       if (!(await allowed(csr, candidate.subresource))) continue;
-      const approved = {
-        type: 'Approved',
-        status: 'True',
-        reason: 'AutoApproved',
-        message: candidate.message,
-        lastUpdateTime: new Date(scheduler.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
-      };
+      const approved = trueCondition('Approved', 'AutoApproved', candidate.message, scheduler.now());
       await firstValueFrom(
         config.client.update(
           CERTIFICATE_SIGNING_REQUESTS,

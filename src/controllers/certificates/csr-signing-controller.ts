@@ -12,6 +12,7 @@ import {
   type CertificateSigningRequest,
   hasTrueCondition,
   isApproved,
+  trueCondition,
 } from '../../../operators/controller/certificates/certificate-signing-request.ts';
 import {
   checkRequestForSigner,
@@ -80,24 +81,13 @@ export function csrSigningController(
     if (!csr || (csr.status?.certificate ?? '') !== '') return;
     if (!isApproved(csr) || hasTrueCondition(csr, 'Failed')) return;
     if (!KNOWN_SIGNERS.includes(csr.spec.signerName)) return;
-    let request: ReturnType<typeof parseCertificateRequest>;
-    try {
-      request = parseCertificateRequest(csr.spec.request);
-    } catch (error) {
-      throw new Error(`unable to parse csr "${name}": ${(error as Error).message}`);
-    }
+    const request = parseCertificateRequest(csr.spec.request, name);
     const usages = csr.spec.usages ?? [];
     const check = checkRequestForSigner(request, usages, csr.spec.signerName);
     if (!check.recognized) return;
     const now = scheduler.now();
     if (check.error !== undefined) {
-      const failed = {
-        type: 'Failed',
-        status: 'True',
-        reason: 'SignerValidationFailure',
-        message: check.error,
-        lastUpdateTime: new Date(now).toISOString().replace(/\.\d+Z$/, 'Z'),
-      };
+      const failed = trueCondition('Failed', 'SignerValidationFailure', check.error, now);
       await firstValueFrom(
         config.client.updateStatus(CERTIFICATE_SIGNING_REQUESTS, {
           ...csr,

@@ -19,9 +19,19 @@ interface AltName {
  * Decodes and parses `spec.request`, checking the request's own signature (RSA keys: node-forge reads no
  * others).
  * @param request `spec.request` as the API serves it (base64)
+ * @param csrName the CSR's name: failures then read `unable to parse csr "<name>": ...`, as the controllers log them
  * @throws Error with upstream's words when the PEM block is not a CERTIFICATE REQUEST or does not parse
  */
-export function parseCertificateRequest(request: string): CertificateRequest {
+export function parseCertificateRequest(request: string, csrName?: string): CertificateRequest {
+  if (csrName === undefined) return parse(request);
+  try {
+    return parse(request);
+  } catch (error) {
+    throw new Error(`unable to parse csr "${csrName}": ${(error as Error).message}`);
+  }
+}
+
+function parse(request: string): CertificateRequest {
   const pem = Buffer.from(request, 'base64').toString('utf8');
   if (PEM_TYPE.exec(pem)?.[1] !== 'CERTIFICATE REQUEST')
     throw new Error('PEM block type must be CERTIFICATE REQUEST');

@@ -30,6 +30,9 @@ describe('parseCertificateRequest', () => {
   });
 
   it('refuses a PEM block that is not a request, in upstream words', () => {
+    expect(() => parseCertificateRequest(b64('garbage'), 'bad')).toThrow(
+      'unable to parse csr "bad": PEM block type must be CERTIFICATE REQUEST',
+    );
     expect(() => parseCertificateRequest(b64(ca.caPem))).toThrow(
       'PEM block type must be CERTIFICATE REQUEST',
     );
