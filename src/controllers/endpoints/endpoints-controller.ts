@@ -8,6 +8,7 @@ import {
   LEADER_ANNOTATION,
 } from '../../../operators/controller/endpoints/endpoints-types.ts';
 import type { Service } from '../../../operators/controller/endpointslice/endpoint-slice-types.ts';
+import { serviceSelects } from '../../../operators/controller/endpointslice/service-selects.ts';
 import { TriggerTimeTracker } from '../../../operators/controller/endpointslice/trigger-time-tracker.ts';
 import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { NAMESPACE_INDEX } from '../../../operators/indexed-store.ts';
@@ -21,6 +22,7 @@ import { PODS, SERVICES } from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
+import { queueServicesOnChange } from '../endpointslice/queue-services-on-change.ts';
 
 /** core/v1 endpoints. */
 export const ENDPOINTS: ResourceDescriptor = Object.freeze({
@@ -48,8 +50,6 @@ const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
 const isNotFound = (e: unknown) => e instanceof ApiError && e.statusCode === 404;
 const unwrap = <T>(o: T | DeletedFinalStateUnknown): T | undefined =>
   o instanceof DeletedFinalStateUnknown ? (o.obj as T) : o;
-const selects = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
-  Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 
 /**
  * Runs the endpoints controller while subscribed. Every Service with a selector gets a core/v1 Endpoints
@@ -92,35 +92,7 @@ export function endpointsController(config: EndpointsControllerConfig): Observab
     const triggerTimes = new TriggerTimeTracker();
     const record = controllerEventRecorder(client, 'endpoint-controller', logger, () => Date.now());
 
-    const servicesOf = (pod: Pod): string[] =>
-      services
-        .getStore()
-        .byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')
-        .filter((s) => s.spec.selector && selects(s.spec.selector, pod.metadata.labels))
-        .map(keyOf);
-
-    services.addEventHandler({
-      onAdd: (s) => queue.add(keyOf(s)),
-      onUpdate: (_old, s) => queue.add(keyOf(s)),
-      onDelete: (o) => {
-        const s = unwrap(o);
-        if (s?.metadata) queue.add(keyOf(s));
-      },
-    });
-    pods.addEventHandler({
-      onAdd: (pod) => {
-        for (const k of servicesOf(pod)) queue.add(k);
-      },
-      onUpdate: (old, pod) => {
-        if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-        for (const k of new Set([...servicesOf(old), ...servicesOf(pod)])) queue.add(k);
-      },
-      onDelete: (o) => {
-        const pod = unwrap(o);
-        if (!pod?.metadata) return;
-        for (const k of servicesOf(pod)) queue.add(k);
-      },
-    });
+    queueServicesOnChange(services, pods, queue);
     endpoints.addEventHandler({
       // someone deleted a Service's Endpoints: the sync writes them again
       onDelete: (o) => {
@@ -142,11 +114,10 @@ export function endpointsController(config: EndpointsControllerConfig): Observab
       }
       // a Service without a selector has Endpoints someone else manages
       if (!service.spec.selector) return {};
-      const selector = service.spec.selector;
       const selected = pods
         .getStore()
         .byIndex(NAMESPACE_INDEX, namespace)
-        .filter((p) => selects(selector, p.metadata.labels));
+        .filter((p) => serviceSelects(service, p.metadata.labels));
       const triggerTime = triggerTimes.compute(key, service, selected);
       const { subsets } = endpointsSubsets(service, selected);
       const current = endpoints.getStore().getByKey(key);

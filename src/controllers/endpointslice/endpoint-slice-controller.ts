@@ -11,6 +11,7 @@ import {
   LABEL_SERVICE_NAME,
   type Service,
 } from '../../../operators/controller/endpointslice/endpoint-slice-types.ts';
+import { serviceSelects } from '../../../operators/controller/endpointslice/service-selects.ts';
 import { TriggerTimeTracker } from '../../../operators/controller/endpointslice/trigger-time-tracker.ts';
 import { ApiError, hasStatusCause } from '../../../operators/errors.ts';
 import { NAMESPACE_INDEX } from '../../../operators/indexed-store.ts';
@@ -24,6 +25,7 @@ import { NODES, PODS, SERVICES } from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
+import { queueServicesOnChange } from './queue-services-on-change.ts';
 
 /** discovery.k8s.io/v1 endpointslices. */
 export const ENDPOINT_SLICES: ResourceDescriptor = Object.freeze({
@@ -48,13 +50,9 @@ export interface EndpointSliceControllerConfig {
   logger?: Logger;
 }
 
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
-  `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 const isNotFound = (e: unknown) => e instanceof ApiError && e.statusCode === 404;
 const unwrap = <T>(o: T | DeletedFinalStateUnknown): T | undefined =>
   o instanceof DeletedFinalStateUnknown ? (o.obj as T) : o;
-const selects = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
-  Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 
 /** The sync failed because the slice cache has not yet seen this controller's last writes. */
 export class StaleInformerCacheError extends Error {
@@ -113,13 +111,6 @@ export function endpointSliceController(
     const triggerTimes = new TriggerTimeTracker();
     const record = controllerEventRecorder(client, 'endpoint-slice-controller', logger, () => Date.now());
 
-    /** Every Service in the pod's namespace whose selector matches the pod's labels. */
-    const servicesOf = (pod: Pod): string[] =>
-      services
-        .getStore()
-        .byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '')
-        .filter((s) => s.spec.selector && selects(s.spec.selector, pod.metadata.labels))
-        .map(keyOf);
     /** The Service key a slice managed by this controller belongs to. */
     const serviceKeyOf = (slice: EndpointSlice): string | undefined => {
       const labels = slice.metadata.labels ?? {};
@@ -128,29 +119,7 @@ export function endpointSliceController(
       return `${slice.metadata.namespace ?? ''}/${name}`;
     };
 
-    services.addEventHandler({
-      onAdd: (s) => queue.add(keyOf(s)),
-      onUpdate: (_old, s) => queue.add(keyOf(s)),
-      onDelete: (o) => {
-        const s = unwrap(o);
-        if (!s?.metadata) return;
-        queue.add(keyOf(s));
-      },
-    });
-    pods.addEventHandler({
-      onAdd: (pod) => {
-        for (const k of servicesOf(pod)) queue.add(k);
-      },
-      onUpdate: (old, pod) => {
-        if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-        for (const k of new Set([...servicesOf(old), ...servicesOf(pod)])) queue.add(k);
-      },
-      onDelete: (o) => {
-        const pod = unwrap(o);
-        if (!pod?.metadata) return;
-        for (const k of servicesOf(pod)) queue.add(k);
-      },
-    });
+    queueServicesOnChange(services, pods, queue);
     slices.addEventHandler({
       onAdd: (slice) => {
         const k = serviceKeyOf(slice);
@@ -181,11 +150,10 @@ export function endpointSliceController(
       // ExternalName Services and Services without a selector get no endpoints from this controller
       if (service.spec.type === 'ExternalName' || !service.spec.selector) return {};
       const ns = service.metadata.namespace ?? '';
-      const selector = service.spec.selector;
       const selected = pods
         .getStore()
         .byIndex(NAMESPACE_INDEX, ns)
-        .filter((p) => selects(selector, p.metadata.labels));
+        .filter((p) => serviceSelects(service, p.metadata.labels));
       const existing = slices
         .getStore()
         .byIndex(NAMESPACE_INDEX, ns)
