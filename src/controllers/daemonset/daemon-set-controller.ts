@@ -425,20 +425,26 @@ export function daemonSetController(config: DaemonSetControllerConfig): Observab
           hash: history.hash,
           now: now(),
         });
-        // a failed pod is deleted again only after its node's backoff (1 s doubling to 15 min)
+        // a failed pod is deleted again only after its node's backoff (1 s doubling to 15 min); while it
+        // waits, its node gets no new pod either (with surge upstream would create one at once, and a kubelet
+        // that keeps refusing pods would see a new one every sync)
+        const waiting = new Set<string>();
         const toDelete = plan.delete.filter((pod) => {
           if (pod.status?.phase !== 'Failed') return true;
-          const backoffKey = `${key}/${daemonPodTargetNode(pod) ?? ''}`;
+          const node = daemonPodTargetNode(pod) ?? '';
+          const backoffKey = `${key}/${node}`;
           const left = failedBackoff.inBackoff(backoffKey, now());
           if (left > 0) {
             retryAfter = Math.min(retryAfter ?? left, left);
+            waiting.add(node);
             return false;
           }
           failedBackoff.next(backoffKey, now());
           return true;
         });
-        if (plan.create.length > 0 || toDelete.length > 0)
-          error = await syncNodes(key, ds, plan.create, toDelete, history.hash);
+        const toCreate = plan.create.filter((node) => !waiting.has(node));
+        if (toCreate.length > 0 || toDelete.length > 0)
+          error = await syncNodes(key, ds, toCreate, toDelete, history.hash);
         const ns = { namespace };
         for (const r of revisionsToDelete(ds, history.old, claimedPods)) {
           await firstValueFrom(client.delete(CONTROLLER_REVISIONS, r.metadata.name ?? '', ns)).catch(

@@ -50,7 +50,7 @@ describe.skipIf(!KUBECTL)('daemonset controller end to end', { timeout: 120_000 
   const rolloutStatus = async () => {
     const r = await plane.kubectl(['rollout', 'status', 'ds/agent', '--timeout=60s']);
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('daemon set "agent" successfully rolled out');
   };
 
@@ -155,5 +155,29 @@ describe.skipIf(!KUBECTL)('daemonset controller end to end', { timeout: 120_000 
       currentNumberScheduled: 2,
       numberMisscheduled: 0,
     });
+  });
+
+  it('rolls out with maxSurge 1 and maxUnavailable 0', async () => {
+    // sim-0 keeps the previous test's NoExecute taint, so agent runs on late and sim-1 only
+    await plane.ok([
+      'patch',
+      'ds/agent',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        spec: {
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+          template: { spec: { containers: [{ name: 'agent', image: 'busybox:3' }] } },
+        },
+      }),
+    ]);
+    await rolloutStatus();
+    const revs = await json(['get', 'controllerrevisions', '-l', 'app=agent']);
+    const newest = revs.items.reduce((a: { revision: number }, b: { revision: number }) =>
+      a.revision > b.revision ? a : b,
+    );
+    const hash = newest.metadata.labels['controller-revision-hash'];
+    await waitFor(async () => expect(await podsByNode()).toEqual({ late: hash, 'sim-1': hash }), 60_000);
+    expect(newest.revision).toBe(4);
   });
 });
