@@ -102,6 +102,11 @@ export interface RunningApiServer {
    * throws with plainHttp, which has no CA.
    */
   clientCertificate(user: string, groups?: readonly string[]): { certPem: string; keyPem: string };
+  /**
+   * The cluster CA's certificate and key (PEM), which kube-controller-manager's CSR signer signs with
+   * (`--cluster-signing-cert-file`/`--cluster-signing-key-file`); undefined with plainHttp.
+   */
+  clusterSigning: { certPem: string; keyPem: string } | undefined;
   /** A kubeconfig (YAML) that kubectl and @kubernetes/client-node use unchanged. */
   kubeconfig: string;
   writeKubeconfig(path: string): Promise<void>;
@@ -291,6 +296,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     caPem: certs?.caPem ?? '',
     token: auth.adminToken,
     authorizationModes: auth.modes,
+    clusterSigning: certs?.caKeyPem ? { certPem: certs.caPem, keyPem: certs.caKeyPem } : undefined,
     clientCertificate: (user, groups = []) => {
       if (!certs?.caKeyPem)
         throw new InvalidConfigError(

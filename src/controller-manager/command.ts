@@ -336,7 +336,7 @@ export function controllerManagerCommand(deps: ControllerManagerCommandDeps = {}
         logger,
       });
       cleanup.push(() => eventsClient.close());
-      const clusterSigning = await readClusterSigning(flags, embedded ? flags.dataDir : undefined);
+      const clusterSigning = (await readClusterSigning(flags)) ?? embedded?.clusterSigning;
       let rootCA = rootCAFromFile;
       if (rootCA === undefined && kubeconfigText !== undefined) {
         try {
@@ -456,12 +456,11 @@ async function readRootCA(path: string): Promise<string> {
 }
 
 /**
- * The CSR signer's CA: both `--cluster-signing-*-file` flags, or neither (then the embedded server's CA from
- * its data dir, if any; else none and the signer is skipped).
+ * The CSR signer's CA from both `--cluster-signing-*-file` flags, or undefined with neither (then the embedded
+ * server's CA, when there is one; else the signer is skipped).
  */
 async function readClusterSigning(
   flags: Pick<Flags, 'clusterSigningCertFile' | 'clusterSigningKeyFile'>,
-  embeddedDataDir: string | undefined,
 ): Promise<{ certPem: string; keyPem: string } | undefined> {
   const { clusterSigningCertFile: cert, clusterSigningKeyFile: key } = flags;
   if ((cert === undefined) !== (key === undefined)) {
@@ -471,12 +470,7 @@ async function readClusterSigning(
       'cluster-signing-cert-file and cluster-signing-key-file must be specified together',
     );
   }
-  const files =
-    cert !== undefined && key !== undefined
-      ? { cert, key }
-      : embeddedDataDir !== undefined
-        ? { cert: `${embeddedDataDir}/ca.crt`, key: `${embeddedDataDir}/ca.key` }
-        : undefined;
+  const files = cert !== undefined && key !== undefined ? { cert, key } : undefined;
   if (!files) return undefined;
   const read = async (flag: string, path: string) => {
     try {

@@ -105,6 +105,8 @@ export interface NodeAgent {
   /** Every update of the kubelet's pod configuration (the node's pods from every source). */
   readonly podUpdates$: Observable<PodUpdate>;
   readonly registry: Registry;
+  /** The embedded API server's cluster CA, for the controller manager's CSR signer; undefined on a cluster. */
+  readonly clusterSigning: { certPem: string; keyPem: string } | undefined;
   /**
    * Stops everything: no new work is taken, streams are unsubscribed (aborting their requests), then
    * the health server, the client and the embedded API server close. Waits at most `deadlineMs`.
@@ -290,6 +292,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       nodes,
       podUpdates$: podUpdates$.asObservable(),
       registry,
+      clusterSigning: embedded?.clusterSigning,
       stop(deadlineMs = 10_000) {
         stopping ??= (async () => {
           logger.info({ deadlineMs }, 'stopping');

@@ -155,6 +155,9 @@ export function upCommand(deps: UpCommandDeps = {}): Command {
               options: {
                 concurrency: CONCURRENCY_FLAGS,
                 rootCA: rootCAFromKubeconfig(await readFile(agent.kubeconfig as string, 'utf8')),
+                // the CSR signer signs with the embedded server's CA, as kube-controller-manager with
+                // --cluster-signing-cert-file/--cluster-signing-key-file pointing at the cluster CA
+                ...(agent.clusterSigning ? { clusterSigning: agent.clusterSigning } : {}),
                 terminatedPodGCThreshold: DEFAULT_TERMINATED_POD_GC_THRESHOLD,
                 featureGates: CONTROLLER_FEATURE_GATES,
               },

@@ -6,8 +6,10 @@ import { Etcd3 } from 'etcd3';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { upCommand } from '../../../src/node-agent/up-command.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { request } from '../apiserver/fixtures/http.ts';
 import { NO_ETCD, startPrivateEtcd } from '../apiserver/storage/private-etcd.ts';
+import { certificateRequest, csrObject } from '../controllers/certificates/certificate-request-fixture.ts';
 
 /** `kube-rx up ARGS` (free ports, a kubeconfig in a temp dir) in this process, once it printed its line. */
 async function startUp(args: string[]) {
@@ -111,4 +113,28 @@ describe('kube-rx up: embedded API server flags', () => {
     },
     60_000,
   );
+
+  it("signs an approved CertificateSigningRequest with the embedded server's CA (the controller manager's CSR signer)", async () => {
+    const up = await startUp(['--node-name', 'csr-node']);
+    const server = { url: up.server, caPem: '', token: up.token };
+    const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    try {
+      const { csrPem } = certificateRequest({ cn: 'bob', o: ['developers'] });
+      expect((await request(server, 'POST', path, { body: csrObject('bob', csrPem) })).status).toBe(201);
+      const csr = (await request(server, 'GET', `${path}/bob`)).body;
+      const approval = { type: 'Approved', status: 'True', reason: 'Test', message: 'approved by the test' };
+      const approved = await request(server, 'PUT', `${path}/bob/approval`, {
+        body: { ...csr, status: { conditions: [approval] } },
+      });
+      expect(approved.status).toBe(200);
+      await eventually(async () => {
+        const issued = (await request(server, 'GET', `${path}/bob`)).body;
+        expect(issued.status?.certificate ?? '').not.toBe('');
+      }, 20_000);
+    } finally {
+      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      await up.stop();
+    }
+  }, 60_000);
 });
