@@ -84,7 +84,10 @@ describe('kube-rx controller-manager', () => {
 
   it.each([
     [['--controllers', '*,nosuch'], '--controllers: "nosuch" is not in the list of known controllers'],
-    [['--controllers', 'daemonset'], '--controllers: "daemonset-controller" is not built in kube-rx yet'],
+    [
+      ['--controllers', 'horizontalpodautoscaling'],
+      '--controllers: "horizontal-pod-autoscaler-controller" is not built in kube-rx yet',
+    ],
     [['--node-eviction-rate', '-1'], '--node-eviction-rate: not a non-negative number: -1'],
     [['--unhealthy-zone-threshold', 'half'], '--unhealthy-zone-threshold: not a non-negative number: half'],
   ])('refuses %j before starting anything', async (args, message) => {

@@ -61,21 +61,25 @@ describe('controllerDescriptors', () => {
     ]);
   });
 
-  it('marks built controllers: the root CA publisher and the pod GC are built', () => {
+  it('marks built controllers: the root CA publisher, the pod GC and the daemon set are built, the autoscaler not', () => {
     const built = knownControllerNames(map).built;
     expect(built?.has('root-ca-certificate-publisher-controller')).toBe(true);
     expect(built?.has('pod-garbage-collector-controller')).toBe(true);
-    expect(built?.has('daemonset-controller')).toBe(false);
+    expect(built?.has('daemonset-controller')).toBe(true);
+    expect(built?.has('horizontal-pod-autoscaler-controller')).toBe(false);
   });
 
   it('adds a user controller, or replaces the init of a known one', () => {
     const init = () => NEVER;
     const withMine = controllerDescriptors([
       { name: 'hello-controller', aliases: ['hello'], init },
-      { name: 'daemonset-controller', aliases: [], init },
+      { name: 'horizontal-pod-autoscaler-controller', aliases: [], init },
     ]);
     expect(withMine.get('hello-controller')?.init).toBe(init);
-    expect(withMine.get('daemonset-controller')).toMatchObject({ aliases: ['daemonset'], init });
+    expect(withMine.get('horizontal-pod-autoscaler-controller')).toMatchObject({
+      aliases: ['horizontalpodautoscaling'],
+      init,
+    });
     expect(knownControllerNames(withMine).aliases.get('hello')).toBe('hello-controller');
   });
 
