@@ -278,6 +278,30 @@ export type {
 export { controllerDescriptors, knownControllerNames } from './controller-manager/controller-descriptors.ts';
 export { type ControllerManagerConfig, controllerManager } from './controller-manager/controller-manager.ts';
 export { type ControllerManagerEvent, startControllers } from './controller-manager/start-controllers.ts';
+export {
+  type BootstrapSignerControllerConfig,
+  bootstrapSignerController,
+} from './controllers/bootstrap/bootstrap-signer-controller.ts';
+export {
+  type TokenCleanerControllerConfig,
+  tokenCleanerController,
+} from './controllers/bootstrap/token-cleaner-controller.ts';
+export {
+  type CsrApprovingControllerConfig,
+  csrApprovingController,
+} from './controllers/certificates/csr-approving-controller.ts';
+export {
+  type CsrCleanerControllerConfig,
+  csrCleanerController,
+} from './controllers/certificates/csr-cleaner-controller.ts';
+export {
+  type CsrSigningControllerConfig,
+  csrSigningController,
+} from './controllers/certificates/csr-signing-controller.ts';
+export {
+  type ClusterRoleAggregationControllerConfig,
+  clusterRoleAggregationController,
+} from './controllers/clusterrole-aggregation/clusterrole-aggregation-controller.ts';
 export { controllerEventRecorder, withEventsClient } from './controllers/controller-event-recorder.ts';
 export {
   CRON_JOB_CONTROLLER_NAME,
@@ -285,9 +309,29 @@ export {
   cronJobController,
 } from './controllers/cronjob/cron-job-controller.ts';
 export {
+  type DaemonSetControllerConfig,
+  daemonSetController,
+} from './controllers/daemonset/daemon-set-controller.ts';
+export {
   type DeploymentControllerConfig,
   deploymentController,
 } from './controllers/deployment/deployment-controller.ts';
+export {
+  type DisruptionControllerConfig,
+  disruptionController,
+} from './controllers/disruption/disruption-controller.ts';
+export {
+  type EndpointsControllerConfig,
+  endpointsController,
+} from './controllers/endpoints/endpoints-controller.ts';
+export {
+  type EndpointSliceControllerConfig,
+  endpointSliceController,
+} from './controllers/endpointslice/endpoint-slice-controller.ts';
+export {
+  type EndpointSliceMirroringControllerConfig,
+  endpointSliceMirroringController,
+} from './controllers/endpointslicemirroring/endpoint-slice-mirroring-controller.ts';
 export {
   type DiscoveredResource,
   deletableResources as garbageCollectorDiscovery,
@@ -326,6 +370,10 @@ export {
   replicaSetController,
 } from './controllers/replicaset/replica-set-controller.ts';
 export {
+  type ResourceQuotaControllerConfig,
+  resourceQuotaController,
+} from './controllers/resourcequota/resource-quota-controller.ts';
+export {
   ROOT_CA_CERT_PUBLISHER_CONTROLLER_NAME,
   type RootCACertPublisherConfig,
   rootCACertPublisher,
@@ -335,6 +383,10 @@ export {
   type ServiceAccountsControllerConfig,
   serviceAccountsController,
 } from './controllers/serviceaccount/serviceaccounts-controller.ts';
+export {
+  type StatefulSetControllerConfig,
+  statefulSetController,
+} from './controllers/statefulset/stateful-set-controller.ts';
 export {
   TAINT_EVICTION_CONTROLLER_NAME,
   type TaintEvictionConfig,
@@ -350,6 +402,14 @@ export {
   type TTLAfterFinishedControllerConfig,
   ttlAfterFinishedController,
 } from './controllers/ttl-after-finished/ttl-after-finished-controller.ts';
+export {
+  type PvProtectionControllerConfig,
+  pvProtectionController,
+} from './controllers/volume-protection/pv-protection-controller.ts';
+export {
+  type PvcProtectionControllerConfig,
+  pvcProtectionController,
+} from './controllers/volume-protection/pvc-protection-controller.ts';
 export { cachesSynced, type HasSyncedSource } from './informers/caches-synced.ts';
 export { dropManagedFields } from './informers/drop-managed-fields.ts';
 export { type EventHandler, filteringEventHandler } from './informers/event-handler.ts';

@@ -14,6 +14,8 @@ export const CONFIG_MAPS = resource('', 'v1', 'configmaps', 'ConfigMap', true);
 export const SECRETS = resource('', 'v1', 'secrets', 'Secret', true);
 export const SERVICES = resource('', 'v1', 'services', 'Service', true);
 export const SERVICE_ACCOUNTS = resource('', 'v1', 'serviceaccounts', 'ServiceAccount', true);
+export const ENDPOINTS = resource('', 'v1', 'endpoints', 'Endpoints', true);
+export const ENDPOINT_SLICES = resource('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true);
 export const PERSISTENT_VOLUME_CLAIMS = resource(
   '',
   'v1',
@@ -25,6 +27,7 @@ export const PERSISTENT_VOLUMES = resource('', 'v1', 'persistentvolumes', 'Persi
 /** apps/v1 */
 export const DEPLOYMENTS = resource('apps', 'v1', 'deployments', 'Deployment', true);
 export const REPLICA_SETS = resource('apps', 'v1', 'replicasets', 'ReplicaSet', true);
+export const CONTROLLER_REVISIONS = resource('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true);
 export const REPLICATION_CONTROLLERS = resource(
   '',
   'v1',

@@ -506,8 +506,25 @@ export const RESOURCES: readonly ResourceDef[] = [
       col('Ready', (o) => num(at(o, 'status.numberReady')), 'integer'),
       col('Up-to-date', (o) => num(at(o, 'status.updatedNumberScheduled')), 'integer'),
       col('Available', (o) => num(at(o, 'status.numberAvailable')), 'integer'),
-      imagesColumn(),
+      col('Node Selector', (o) => {
+        const selector = at(o, 'spec.template.spec.nodeSelector') as Record<string, string> | undefined;
+        const pairs = Object.entries(selector ?? {}).map(([k, v]) => `${k}=${v}`);
+        return pairs.length ? pairs.join(',') : '<none>';
+      }),
+      ...templateColumns(),
+      selectorColumn(),
     ],
+    defaults: (o) => {
+      const spec = child(o, 'spec');
+      spec.revisionHistoryLimit ??= 10;
+      spec.updateStrategy ??= { type: 'RollingUpdate' };
+      const strategy = spec.updateStrategy as Obj;
+      if (strategy.type === 'RollingUpdate') {
+        const rolling = (strategy.rollingUpdate ??= {}) as Obj;
+        rolling.maxUnavailable ??= 1;
+        rolling.maxSurge ??= 0;
+      }
+    },
   },
   {
     group: 'batch',

@@ -38,19 +38,10 @@ import { DeletedFinalStateUnknown, type KubeObject } from '../../../operators/ty
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
-import { DAEMON_SETS, NODES, PODS } from '../../../streams/resources.ts';
+import { CONTROLLER_REVISIONS, DAEMON_SETS, NODES, PODS } from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
-
-/** apps/v1 controllerrevisions (not yet among streams/resources.ts's descriptors). */
-export const CONTROLLER_REVISIONS: ResourceDescriptor = Object.freeze({
-  group: 'apps',
-  version: 'v1',
-  plural: 'controllerrevisions',
-  kind: 'ControllerRevision',
-  namespaced: true,
-});
 
 /** Settings of {@link daemonSetController}. */
 export interface DaemonSetControllerConfig {

@@ -17,21 +17,12 @@ import { type ReconcileOutcome, type ReconcileResult, reconcileWith } from '../.
 import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
-import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
-import { PODS, SERVICES } from '../../../streams/resources.ts';
+import type { ApiClient } from '../../../streams/api-client.ts';
+import { ENDPOINTS, PODS, SERVICES } from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
 import { queueServicesOnChange } from '../endpointslice/queue-services-on-change.ts';
-
-/** core/v1 endpoints. */
-export const ENDPOINTS: ResourceDescriptor = Object.freeze({
-  group: '',
-  version: 'v1',
-  plural: 'endpoints',
-  kind: 'Endpoints',
-  namespaced: true,
-});
 
 /** Settings of {@link endpointsController}. */
 export interface EndpointsControllerConfig {

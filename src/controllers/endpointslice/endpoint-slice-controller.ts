@@ -20,21 +20,12 @@ import { type ReconcileOutcome, type ReconcileResult, reconcileWith } from '../.
 import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
-import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
-import { NODES, PODS, SERVICES } from '../../../streams/resources.ts';
+import type { ApiClient } from '../../../streams/api-client.ts';
+import { ENDPOINT_SLICES, NODES, PODS, SERVICES } from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
 import { queueServicesOnChange } from './queue-services-on-change.ts';
-
-/** discovery.k8s.io/v1 endpointslices. */
-export const ENDPOINT_SLICES: ResourceDescriptor = Object.freeze({
-  group: 'discovery.k8s.io',
-  version: 'v1',
-  plural: 'endpointslices',
-  kind: 'EndpointSlice',
-  namespaced: true,
-});
 
 /** Settings of {@link endpointSliceController}. */
 export interface EndpointSliceControllerConfig {

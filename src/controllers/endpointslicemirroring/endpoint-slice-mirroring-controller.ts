@@ -24,12 +24,11 @@ import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient } from '../../../streams/api-client.ts';
-import { SERVICES } from '../../../streams/resources.ts';
+import { ENDPOINT_SLICES, ENDPOINTS, SERVICES } from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
-import { ENDPOINTS } from '../endpoints/endpoints-controller.ts';
-import { ENDPOINT_SLICES, StaleInformerCacheError } from '../endpointslice/endpoint-slice-controller.ts';
+import { StaleInformerCacheError } from '../endpointslice/endpoint-slice-controller.ts';
 
 /** Settings of {@link endpointSliceMirroringController}. */
 export interface EndpointSliceMirroringControllerConfig {

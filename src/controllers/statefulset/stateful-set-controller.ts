@@ -36,19 +36,15 @@ import { DeletedFinalStateUnknown } from '../../../operators/types.ts';
 import { workQueue } from '../../../operators/work-queue.ts';
 import type { WorkQueueMetricsProvider } from '../../../operators/work-queue-metrics.ts';
 import type { ApiClient, ResourceDescriptor } from '../../../streams/api-client.ts';
-import { PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from '../../../streams/resources.ts';
+import {
+  CONTROLLER_REVISIONS,
+  PERSISTENT_VOLUME_CLAIMS,
+  PODS,
+  STATEFUL_SETS,
+} from '../../../streams/resources.ts';
 import { cachesSynced } from '../../informers/caches-synced.ts';
 import type { InformerFactory } from '../../informers/informer-factory.ts';
 import { controllerEventRecorder } from '../controller-event-recorder.ts';
-
-/** apps/v1 controllerrevisions (not yet in streams/resources.ts). */
-export const CONTROLLER_REVISIONS: ResourceDescriptor = Object.freeze({
-  group: 'apps',
-  version: 'v1',
-  plural: 'controllerrevisions',
-  kind: 'ControllerRevision',
-  namespaced: true,
-});
 
 /** Settings of {@link statefulSetController}. */
 export interface StatefulSetControllerConfig {

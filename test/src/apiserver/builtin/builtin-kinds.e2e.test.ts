@@ -149,6 +149,29 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
     expect(unknown.stderr).toContain('no PriorityClass with name nope was found');
   });
 
+  it('defaults a DaemonSet as upstream: RollingUpdate (maxUnavailable 1, maxSurge 0), 10 revisions kept', async () => {
+    await ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: 'plain' },
+        spec: {
+          selector: { matchLabels: { app: 'plain' } },
+          template: {
+            metadata: { labels: { app: 'plain' } },
+            spec: { containers: [{ name: 'c', image: 'nginx' }] },
+          },
+        },
+      }),
+    );
+    const spec = JSON.parse(await ok(['get', 'ds', 'plain', '-o', 'jsonpath={.spec}']));
+    expect(spec).toMatchObject({
+      revisionHistoryLimit: 10,
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+    });
+  });
+
   it('creates an ingress and shows class, hosts and ports', async () => {
     expect(await ok(['create', 'ingress', 'web', '--class=nginx', '--rule=shop.example.com/=svc:80'])).toBe(
       'ingress.networking.k8s.io/web created\n',
@@ -219,8 +242,24 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
       ['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION'],
     ],
     ['runtimeclasses', ['NAME', 'HANDLER', 'AGE']],
+    [
+      'daemonsets',
+      ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
+    ],
   ])('kubectl get %s shows upstream columns', async (resource, columns) => {
     const manifests: Record<string, object> = {
+      daemonsets: {
+        apiVersion: 'apps/v1',
+        kind: 'DaemonSet',
+        metadata: { name: 'ds' },
+        spec: {
+          selector: { matchLabels: { app: 'ds' } },
+          template: {
+            metadata: { labels: { app: 'ds' } },
+            spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'nginx' }] },
+          },
+        },
+      },
       endpoints: {
         apiVersion: 'v1',
         kind: 'Endpoints',
@@ -379,7 +418,10 @@ describe.skipIf(!KUBECTL)('kubectl and the built-in kinds', () => {
     await ok(['create', '-f', '-'], podOn('guarded', 'db'));
     await ok(['create', '-f', '-'], podOn('free', 'web'));
     await ok(['create', 'pdb', 'db', '-n', 'drain', '--selector=app=db', '--min-available=1']);
-    const running = JSON.stringify({ status: { phase: 'Running' } });
+    // Ready too: an unready pod may be evicted past a healthy budget, as upstream's eviction allows
+    const running = JSON.stringify({
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    });
     for (const pod of ['guarded', 'free'])
       await ok(['patch', 'pod', pod, '-n', 'drain', '--subresource=status', '--type=merge', '-p', running]);
     await ok([

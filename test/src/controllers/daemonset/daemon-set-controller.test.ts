@@ -7,12 +7,9 @@ import type {
   ControllerRevision,
   DaemonSet,
 } from '../../../../operators/controller/daemonset/daemon-set-types.ts';
-import {
-  CONTROLLER_REVISIONS,
-  daemonSetController,
-} from '../../../../src/controllers/daemonset/daemon-set-controller.ts';
+import { daemonSetController } from '../../../../src/controllers/daemonset/daemon-set-controller.ts';
 import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { DAEMON_SETS, NODES, PODS } from '../../../../streams/resources.ts';
+import { CONTROLLER_REVISIONS, DAEMON_SETS, NODES, PODS } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 

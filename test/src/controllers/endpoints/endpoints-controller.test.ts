@@ -4,12 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { Endpoints } from '../../../../operators/controller/endpoints/endpoints-types.ts';
 import type { Service } from '../../../../operators/controller/endpointslice/endpoint-slice-types.ts';
-import {
-  ENDPOINTS,
-  endpointsController,
-} from '../../../../src/controllers/endpoints/endpoints-controller.ts';
+import { endpointsController } from '../../../../src/controllers/endpoints/endpoints-controller.ts';
 import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { PODS, SERVICES } from '../../../../streams/resources.ts';
+import { ENDPOINTS, PODS, SERVICES } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 

@@ -7,16 +7,10 @@ import type {
   EndpointSlice,
   Service,
 } from '../../../../operators/controller/endpointslice/endpoint-slice-types.ts';
-import {
-  ENDPOINTS,
-  endpointsController,
-} from '../../../../src/controllers/endpoints/endpoints-controller.ts';
-import {
-  ENDPOINT_SLICES,
-  endpointSliceController,
-} from '../../../../src/controllers/endpointslice/endpoint-slice-controller.ts';
+import { endpointsController } from '../../../../src/controllers/endpoints/endpoints-controller.ts';
+import { endpointSliceController } from '../../../../src/controllers/endpointslice/endpoint-slice-controller.ts';
 import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { NODES, PODS, SERVICES } from '../../../../streams/resources.ts';
+import { ENDPOINT_SLICES, ENDPOINTS, NODES, PODS, SERVICES } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 

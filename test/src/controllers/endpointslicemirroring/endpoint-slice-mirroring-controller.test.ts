@@ -6,11 +6,9 @@ import type {
   EndpointSlice,
   Service,
 } from '../../../../operators/controller/endpointslice/endpoint-slice-types.ts';
-import { ENDPOINTS } from '../../../../src/controllers/endpoints/endpoints-controller.ts';
-import { ENDPOINT_SLICES } from '../../../../src/controllers/endpointslice/endpoint-slice-controller.ts';
 import { endpointSliceMirroringController } from '../../../../src/controllers/endpointslicemirroring/endpoint-slice-mirroring-controller.ts';
 import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { SERVICES } from '../../../../streams/resources.ts';
+import { ENDPOINT_SLICES, ENDPOINTS, SERVICES } from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 

@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '../../../../operators/api/core-v1.ts';
 import type { StatefulSet } from '../../../../operators/controller/statefulset/stateful-set-types.ts';
 import type { KubeObject } from '../../../../operators/types.ts';
+import { statefulSetController } from '../../../../src/controllers/statefulset/stateful-set-controller.ts';
+import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
 import {
   CONTROLLER_REVISIONS,
-  statefulSetController,
-} from '../../../../src/controllers/statefulset/stateful-set-controller.ts';
-import { type InformerFactory, informerFactory } from '../../../../src/informers/informer-factory.ts';
-import { EVENTS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from '../../../../streams/resources.ts';
+  EVENTS,
+  PERSISTENT_VOLUME_CLAIMS,
+  PODS,
+  STATEFUL_SETS,
+} from '../../../../streams/resources.ts';
 import { useEmbeddedCluster } from '../../../helpers/embedded-cluster.ts';
 import { waitFor } from '../../scheduler/wait-for.ts';
 
