@@ -520,7 +520,8 @@ export const RESOURCES: readonly ResourceDef[] = [
       spec.updateStrategy ??= { type: 'RollingUpdate' };
       const strategy = spec.updateStrategy as Obj;
       if (strategy.type === 'RollingUpdate') {
-        const rolling = (strategy.rollingUpdate ??= {}) as Obj;
+        strategy.rollingUpdate ??= {};
+        const rolling = strategy.rollingUpdate as Obj;
         rolling.maxUnavailable ??= 1;
         rolling.maxSurge ??= 0;
       }
